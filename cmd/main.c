@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* vmscan-analyze: options -> sources -> stats -> reporters. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vmsa/vmsa.h"
+
+/* Exit statuses (documented in --help, README and the man page). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,	/* out of memory, cannot write output */
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,		/* an input cannot be opened or read */
+	EXIT_REJECTED = 4,	/* --strict and some lines were rejected */
+	EXIT_UNSUPPORTED = 5,	/* an input in a format not read yet */
+};
+
+static const char usage_text[] =
+	"Usage: vmscan-analyze [OPTIONS] [FILE...]\n"
+	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
+	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
+	"\n"
+	"FILE is ftrace text (trace, trace_pipe, trace-cmd report) or perf script\n"
+	"output; '-' or no FILE reads standard input, streaming.  Several files are\n"
+	"analysed together as one trace.\n"
+	"\n"
+	"Options:\n"
+	"  -f, --format FMT          report format: classic (default) or json\n"
+	"  -j, --json FILE           also write the JSON summary to FILE\n"
+	"      --pretty              indent JSON output\n"
+	"      --ignore-pid          aggregate tasks of the same name\n"
+	"      --latency-list        classic report: list every latency per task\n"
+	"      --latencies FILE      write every completed reclaim and kswapd awake\n"
+	"                            period to FILE as CSV\n"
+	"      --interval SEC        while streaming, print a report every SEC seconds\n"
+	"      --strict              exit with status 4 if any line was rejected\n"
+	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
+	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
+	"  -h, --help                show this help\n"
+	"  -V, --version             show the version\n"
+	"\n"
+	"Streaming: the first SIGINT prints a report and reading goes on; a second\n"
+	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM prints\n"
+	"the final report and exits.\n"
+	"\n"
+	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
+	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
+	"given; 5 input format not supported (binary trace.dat, perf.data).\n";
+
+static volatile sig_atomic_t sig_report, sig_exit;
+static volatile sig_atomic_t sig_last_sec = -100;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if ((long)ts.tv_sec - (long)sig_last_sec <= 2)
+		sig_exit = 1;
+	else
+		sig_report = 1;
+	sig_last_sec = (sig_atomic_t)ts.tv_sec;
+}
+
+static void on_sigterm(int sig)
+{
+	(void)sig;
+	sig_exit = 1;
+}
+
+struct cli {
+	const char *format;
+	const char *json_path;
+	const char *latencies_path;
+	bool pretty, ignore_pid, latency_list, strict, quiet;
+	double interval;
+	long max_messages;
+	long messages;
+	FILE *lat_csv;
+};
+
+static void on_reject(const char *src, uint64_t line_no, enum vmsa_reject_reason r,
+		      const char *line, size_t len, void *payload)
+{
+	struct cli *c = payload;
+	c->messages++;
+	if (c->quiet || c->messages > c->max_messages) {
+		if (!c->quiet && c->messages == c->max_messages + 1)
+			fprintf(stderr, "vmscan-analyze: further rejected lines are counted, not "
+					"shown\n");
+		return;
+	}
+	fprintf(stderr, "vmscan-analyze: %s:%" PRIu64 ": rejected (%s: %s): ", src, line_no,
+		vmsa_reject_reason_name(r), vmsa_reject_reason_message(r));
+	size_t n = len > 160 ? 160 : len;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)line[i];
+		fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, stderr);
+	}
+	fputs(len > n ? "...\n" : "\n", stderr);
+}
+
+static void on_latency(uint64_t ts, int32_t pid, const char *comm, size_t comm_len,
+		       const char *kind, int order, uint64_t ns, void *payload)
+{
+	FILE *f = payload;
+	fprintf(f, "%" PRIu64 ".%09" PRIu64 ",%" PRId32 ",\"", ts / 1000000000u, ts % 1000000000u,
+		pid);
+	for (size_t i = 0; i < comm_len; i++) {
+		if (comm[i] == '"')
+			fputc('"', f);
+		fputc(comm[i] ? comm[i] : '?', f);
+	}
+	fprintf(f, "\",%s,%d,%" PRIu64 "\n", kind, order, ns);
+}
+
+static int report(const struct cli *c, struct vmsa_stats *st, FILE *out, bool final)
+{
+	struct vmsa_summary *sum;
+	int err = vmsa_stats_summary(st, &sum);
+	if (err) {
+		fprintf(stderr, "vmscan-analyze: %s\n", vmsa_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	struct vmsa_report_options ro = {.ignore_pid = c->ignore_pid,
+					 .latency_list = c->latency_list,
+					 .pretty = c->pretty};
+	if (strcmp(c->format, "json") == 0)
+		err = vmsa_report_json(out, sum, &ro);
+	else
+		err = vmsa_report_classic(out, sum, &ro);
+	if (!err && final && c->json_path) {
+		FILE *jf = fopen(c->json_path, "w");
+		if (!jf) {
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", c->json_path, strerror(errno));
+			vmsa_summary_free(sum);
+			return EXIT_RUNTIME;
+		}
+		err = vmsa_report_json(jf, sum, &ro);
+		if (fclose(jf) && !err)
+			err = VMSA_E_IO;
+	}
+	fflush(out);
+	vmsa_summary_free(sum);
+	if (err) {
+		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Feed one input; returns an exit status, or -1 to stop reading (signal). */
+static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
+{
+	struct vmsa_source *src;
+	int err = vmsa_source_open_path(&src, path);
+	if (err) {
+		if (err == VMSA_E_IO)
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", path, strerror(errno));
+		else
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", path, vmsa_strerror(err));
+		return err == VMSA_E_NOMEM ? EXIT_RUNTIME : EXIT_INPUT;
+	}
+	vmsa_source_set_reject_cb(src, on_reject, c);
+	if (c->interval > 0)
+		vmsa_source_set_poll_timeout(src, 100);
+	double next_report = c->interval > 0 ? now_s() + c->interval : 0;
+	int status = EXIT_OK;
+	uint64_t n = 0;
+	struct vmsa_event ev;
+	for (;;) {
+		err = vmsa_source_next(src, &ev);
+		if (err == 0) {
+			err = vmsa_stats_add(st, &ev);
+			if (err) {
+				fprintf(stderr, "vmscan-analyze: %s\n", vmsa_strerror(err));
+				status = EXIT_RUNTIME;
+				break;
+			}
+			if ((++n & 4095) && !sig_report && !sig_exit)
+				continue;
+		} else if (err == VMSA_E_EOF) {
+			break;
+		} else if (err != VMSA_E_AGAIN) {
+			if (err == VMSA_E_UNSUPPORTED) {
+				fprintf(stderr,
+					"vmscan-analyze: %s: %s input is not supported yet; convert "
+					"it to text first (trace-cmd report, perf script)\n",
+					path, vmsa_source_format(src));
+				status = EXIT_UNSUPPORTED;
+			} else {
+				fprintf(stderr, "vmscan-analyze: %s: %s\n", path,
+					err == VMSA_E_IO ? strerror(errno) : vmsa_strerror(err));
+				status = err == VMSA_E_NOMEM ? EXIT_RUNTIME : EXIT_INPUT;
+			}
+			break;
+		}
+		if (sig_exit) {
+			status = -1;
+			break;
+		}
+		bool due = c->interval > 0 && now_s() >= next_report;
+		if (sig_report || due) {
+			if (sig_report)
+				fprintf(stderr, "vmscan-analyze: SIGINT: report follows; press Ctrl-C "
+						"again within 2 s to exit\n");
+			sig_report = 0;
+			vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
+					      vmsa_source_counts(src), vmsa_source_traits(src));
+			int r = report(c, st, stdout, false);
+			if (r) {
+				status = r;
+				break;
+			}
+			if (due)
+				next_report = now_s() + c->interval;
+		}
+	}
+	if (vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
+				  vmsa_source_counts(src), vmsa_source_traits(src)))
+		status = EXIT_RUNTIME;
+	vmsa_source_close(src);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = {.format = "classic", .max_messages = 20};
+	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
+	       O_MAXMSG };
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"json", required_argument, NULL, 'j'},
+		{"pretty", no_argument, NULL, O_PRETTY},
+		{"ignore-pid", no_argument, NULL, O_IGNORE_PID},
+		{"latency-list", no_argument, NULL, O_LAT_LIST},
+		{"latencies", required_argument, NULL, O_LATENCIES},
+		{"interval", required_argument, NULL, O_INTERVAL},
+		{"strict", no_argument, NULL, O_STRICT},
+		{"max-messages", required_argument, NULL, O_MAXMSG},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	char *end;
+	while ((opt = getopt_long(argc, argv, "f:j:qhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			c.format = optarg;
+			if (strcmp(optarg, "classic") && strcmp(optarg, "json")) {
+				fprintf(stderr, "vmscan-analyze: unknown format '%s' (classic, json)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			c.json_path = optarg;
+			break;
+		case O_PRETTY:
+			c.pretty = true;
+			break;
+		case O_IGNORE_PID:
+			c.ignore_pid = true;
+			break;
+		case O_LAT_LIST:
+			c.latency_list = true;
+			break;
+		case O_LATENCIES:
+			c.latencies_path = optarg;
+			break;
+		case O_INTERVAL:
+			errno = 0;
+			c.interval = strtod(optarg, &end);
+			if (errno || *end || !(c.interval > 0)) {
+				fprintf(stderr, "vmscan-analyze: --interval wants seconds > 0\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_STRICT:
+			c.strict = true;
+			break;
+		case O_MAXMSG:
+			errno = 0;
+			c.max_messages = strtol(optarg, &end, 10);
+			if (errno || *end || c.max_messages < 0) {
+				fprintf(stderr, "vmscan-analyze: --max-messages wants a count\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			c.quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("vmscan-analyze %s (JSON schema %d)\n", VMSA_VERSION,
+			       VMSA_SCHEMA_VERSION);
+			return EXIT_OK;
+		default:
+			fputs("Try 'vmscan-analyze --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint; /* no SA_RESTART: a blocked read returns */
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_sigterm;
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (c.latencies_path) {
+		c.lat_csv = fopen(c.latencies_path, "w");
+		if (!c.lat_csv) {
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", c.latencies_path, strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		fputs("timestamp_ns,pid,comm,kind,order,latency_ns\n", c.lat_csv);
+	}
+	struct vmsa_stats_options so = {.ignore_pid = c.ignore_pid,
+					.keep_latency_list = c.latency_list && !c.ignore_pid,
+					.latency_cb = c.lat_csv ? on_latency : NULL,
+					.latency_payload = c.lat_csv};
+	struct vmsa_stats *st;
+	if (vmsa_stats_new(&st, &so)) {
+		fprintf(stderr, "vmscan-analyze: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+
+	int status = EXIT_OK;
+	static const char *const stdin_only[] = {"-"};
+	const char *const *paths = optind < argc ? (const char *const *)&argv[optind] : stdin_only;
+	int npaths = optind < argc ? argc - optind : 1;
+	for (int i = 0; i < npaths; i++) {
+		int r = run_source(&c, st, paths[i]);
+		if (r < 0)
+			break; /* asked to stop: final report below */
+		if (r) {
+			status = r;
+			break;
+		}
+	}
+	if (status == EXIT_OK) {
+		int r = report(&c, st, stdout, true);
+		if (r)
+			status = r;
+	}
+	if (c.lat_csv && fclose(c.lat_csv)) {
+		fprintf(stderr, "vmscan-analyze: %s: %s\n", c.latencies_path, strerror(errno));
+		status = EXIT_RUNTIME;
+	}
+	if (status == EXIT_OK && c.strict && c.messages > 0) {
+		fprintf(stderr, "vmscan-analyze: %ld line(s) rejected (--strict)\n", c.messages);
+		status = EXIT_REJECTED;
+	}
+	vmsa_stats_free(st);
+	return status;
+}

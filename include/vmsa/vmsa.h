@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vmscan-analyze: public API.
+ *
+ * Flow: a source turns input into normalized struct vmsa_event records;
+ * struct vmsa_stats consumes them one at a time; a struct vmsa_summary is a
+ * snapshot of the stats that reporters render.  Every public symbol carries
+ * the vmsa_ prefix.  Functions return 0 or a negative enum vmsa_error value;
+ * the library never prints to stdout, never exits and keeps no global
+ * mutable state.  Destructors accept NULL.  Ownership: whatever comes back
+ * through a `**out` parameter belongs to the caller, and on failure *out is
+ * left NULL.
+ */
+#ifndef VMSA_VMSA_H
+#define VMSA_VMSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VMSA_VERSION "0.1.0"
+
+/* Version of the JSON summary schema (docs/json-schema.md). */
+#define VMSA_SCHEMA_VERSION 1
+
+/* One list of error codes; vmsa_strerror() gives the message. */
+#define VMSA_ERRORS(X)                                                      \
+	X(OK, 0, "success")                                                 \
+	X(NOMEM, -1, "out of memory")                                       \
+	X(IO, -2, "input/output error")                                     \
+	X(INVAL, -3, "invalid argument")                                    \
+	X(EOF, -4, "end of input")                                          \
+	X(AGAIN, -5, "no input available yet (interrupted or timed out)")   \
+	X(UNSUPPORTED, -6, "unsupported input format")                      \
+	X(ISDIR, -7, "input is a directory")
+
+enum vmsa_error {
+#define VMSA_ERR_ENUM(name, val, msg) VMSA_E_##name = (val),
+	VMSA_ERRORS(VMSA_ERR_ENUM)
+#undef VMSA_ERR_ENUM
+};
+
+/** vmsa_strerror() - static message for an enum vmsa_error value. */
+const char *vmsa_strerror(int err);
+
+/* ------------------------------------------------------------------ */
+/* The normalized event                                                */
+/* ------------------------------------------------------------------ */
+
+enum vmsa_event_type {
+	VMSA_EV_RECLAIM_BEGIN,	/* direct/memcg/softlimit/node begin; see ctx */
+	VMSA_EV_RECLAIM_END,	/* matching end; nr_reclaimed set */
+	VMSA_EV_KSWAPD_WAKE,	/* kswapd woke (emitted by kswapd itself) */
+	VMSA_EV_KSWAPD_SLEEP,	/* kswapd goes to sleep */
+	VMSA_EV_WAKEUP_KSWAPD,	/* a task asked kswapd to wake */
+	VMSA_EV_LRU_ISOLATE,	/* pages isolated from an LRU list */
+	VMSA_EV_WRITE,		/* writepage / write_folio from reclaim */
+	VMSA_EV_SHRINK_INACTIVE,
+	VMSA_EV_SHRINK_ACTIVE,
+	VMSA_EV_THROTTLED,	/* reclaim_throttle() (5.16+) */
+	VMSA_EV_SLAB_START,	/* mm_shrink_slab_start */
+	VMSA_EV_SLAB_END,	/* mm_shrink_slab_end */
+	VMSA_EV_LOST,		/* the tracer dropped events (count in ->lost) */
+	VMSA_EV__COUNT
+};
+
+/* Reclaim contexts; scans, reclaims and writes are charged to one. */
+enum vmsa_ctx {
+	VMSA_CTX_DIRECT,	/* between direct_reclaim_begin and _end */
+	VMSA_CTX_MEMCG,		/* between memcg_reclaim_begin and _end */
+	VMSA_CTX_SOFTLIMIT,	/* memcg_softlimit_reclaim_begin.._end */
+	VMSA_CTX_NODE,		/* node_reclaim_begin.._end */
+	VMSA_CTX_KSWAPD,	/* done by a kswapd thread */
+	VMSA_CTX_NONE,		/* by another task outside any window */
+	VMSA_CTX__COUNT
+};
+
+enum vmsa_lru {
+	VMSA_LRU_UNKNOWN,	/* the trace does not name the list */
+	VMSA_LRU_INACTIVE_ANON,
+	VMSA_LRU_ACTIVE_ANON,
+	VMSA_LRU_INACTIVE_FILE,
+	VMSA_LRU_ACTIVE_FILE,
+	VMSA_LRU_UNEVICTABLE,
+};
+
+/* Throttle reasons, bit numbers as in include/linux/mmzone.h (5.16+). */
+enum vmsa_throttle {
+	VMSA_THROTTLE_WRITEBACK,
+	VMSA_THROTTLE_ISOLATED,
+	VMSA_THROTTLE_NOPROGRESS,
+	VMSA_THROTTLE_CONGESTED,
+	VMSA_THROTTLE__COUNT
+};
+
+#define VMSA_MAX_ORDER 21 /* orders 0..20, as far as the Perl script looked */
+
+struct vmsa_event {
+	enum vmsa_event_type type;
+	enum vmsa_ctx ctx;	/* RECLAIM_BEGIN/END only */
+	uint64_t ts_ns;
+	int32_t pid;
+	int32_t cpu;
+	const char *comm;	/* not NUL-terminated; valid until the next event */
+	size_t comm_len;
+	int32_t order;		/* -1 when the event has none */
+	int32_t nid;		/* -1 when the event has none */
+	uint64_t nr_scanned;	/* LRU_ISOLATE, SHRINK_INACTIVE */
+	uint64_t nr_taken;	/* LRU_ISOLATE, SHRINK_ACTIVE */
+	uint64_t nr_reclaimed;	/* SHRINK_INACTIVE, RECLAIM_END */
+	uint64_t nr_pages;	/* WRITE: pages in the folio, 0 if not said */
+	uint64_t nr_dirty, nr_writeback, nr_congested, nr_immediate;
+	uint64_t nr_deactivated; /* SHRINK_ACTIVE */
+	int64_t slab_freed;	/* SLAB_END: shrinker return value */
+	enum vmsa_lru lru;
+	int8_t file;		/* 1 file, 0 anon, -1 unknown */
+	int8_t sync;		/* 1 sync, 0 async, -1 not expressed */
+	uint32_t throttle_reasons; /* bit mask of enum vmsa_throttle */
+	int64_t usec_delayed, usec_timeout;
+	uint64_t lost;		/* LOST: events dropped; 0 when not said */
+};
+
+/* ------------------------------------------------------------------ */
+/* Text input: trace_pipe, trace, trace-cmd report, perf script         */
+/* ------------------------------------------------------------------ */
+
+/* How a line was classified. */
+enum vmsa_line_kind {
+	VMSA_LINE_EVENT,	/* a vmscan event; *ev is filled */
+	VMSA_LINE_IGNORED,	/* not a vmscan event (headers, other events) */
+	VMSA_LINE_LOST,		/* a "lost events" marker; *ev is VMSA_EV_LOST */
+	VMSA_LINE_REJECTED,	/* a vmscan line that could not be decoded */
+};
+
+/* Why a line was rejected; vmsa_reject_reason_name() names them. */
+#define VMSA_REJECT_REASONS(X)                                   \
+	X(BAD_HEADER, "bad_header", "cannot find task-pid [cpu] timestamp") \
+	X(MISSING_FIELD, "missing_field", "a required field is missing") \
+	X(BAD_NUMBER, "bad_number", "a field is not a valid number")  \
+	X(OUT_OF_RANGE, "out_of_range", "a number is out of range")   \
+	X(BAD_VALUE, "bad_value", "a symbolic value is unknown")      \
+	X(LINE_TOO_LONG, "line_too_long", "the line exceeds the maximum length") \
+	X(COMM_TOO_LONG, "comm_too_long", "the task name is too long")
+
+enum vmsa_reject_reason {
+#define VMSA_REJ_ENUM(name, key, msg) VMSA_REJECT_##name,
+	VMSA_REJECT_REASONS(VMSA_REJ_ENUM)
+#undef VMSA_REJ_ENUM
+	VMSA_REJECT__COUNT
+};
+
+const char *vmsa_reject_reason_name(enum vmsa_reject_reason r);
+const char *vmsa_reject_reason_message(enum vmsa_reject_reason r);
+
+/* Which text dialect lines were recognised as. */
+enum vmsa_text_dialect {
+	VMSA_DIALECT_UNKNOWN,
+	VMSA_DIALECT_FTRACE,	/* trace, trace_pipe, trace-cmd report */
+	VMSA_DIALECT_PERF,	/* perf script */
+};
+
+/*
+ * What the trace tells about the kernel that wrote it, learnt from field
+ * names as lines are decoded.  Nothing else in the library knows which
+ * kernel produced a trace.
+ */
+struct vmsa_traits {
+	uint64_t lines_with_lru_name;	/* lru_isolate carrying lru= (4.x+) */
+	uint64_t lines_without_lru_name;/* lru_isolate without it (2.6.35..3.x) */
+	uint64_t writes_with_sync_field;/* writepage sync_io= (2.6.35) */
+	uint64_t writes_with_flags;	/* flags=RECLAIM_WB_* (2.6.36+) */
+	uint64_t writes_flag_sync;	/* of those, RECLAIM_WB_SYNC set */
+	uint64_t write_folio_events;	/* mm_vmscan_write_folio (5.19+) */
+	uint64_t writes_with_nr_pages;	/* carry nr_pages= (kernel/ series) */
+	uint64_t timestamps_ns_precision; /* > 6 fraction digits or integer */
+	enum vmsa_text_dialect dialect;
+};
+
+struct vmsa_text_parser;
+
+/** vmsa_text_parser_new() - a line decoder with its own traits. */
+int vmsa_text_parser_new(struct vmsa_text_parser **out);
+void vmsa_text_parser_free(struct vmsa_text_parser *p);
+
+/**
+ * vmsa_text_parse_line() - decode one line (without its newline).
+ * @line may contain NUL bytes.  Returns an enum vmsa_line_kind; for
+ * VMSA_LINE_REJECTED *reason is set.  ev->comm points into @line.
+ */
+enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p,
+					 const char *line, size_t len,
+					 struct vmsa_event *ev,
+					 enum vmsa_reject_reason *reason);
+
+const struct vmsa_traits *vmsa_text_parser_traits(const struct vmsa_text_parser *p);
+
+/* ------------------------------------------------------------------ */
+/* Sources                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Counts every source keeps; every line lands in exactly one bucket. */
+struct vmsa_source_counts {
+	uint64_t bytes_read;
+	uint64_t lines_read;
+	uint64_t lines_analyzed;	/* vmscan events */
+	uint64_t lines_ignored;		/* not vmscan */
+	uint64_t lines_lost_markers;	/* "[LOST N EVENTS]" lines */
+	uint64_t lines_rejected;
+	uint64_t rejected_by_reason[VMSA_REJECT__COUNT];
+	uint64_t events_lost;		/* sum of N in lost markers */
+	uint64_t lost_markers_without_count;
+	uint64_t unknown_vmscan_events;	/* mm_vmscan_* names not known here */
+};
+
+/* Called for each rejected line: where it was and why. */
+typedef void (*vmsa_reject_cb)(const char *source_name, uint64_t line_no,
+			       enum vmsa_reject_reason reason,
+			       const char *line, size_t len, void *payload);
+
+struct vmsa_source;
+
+/**
+ * vmsa_source_open_text_fd() - stream text lines from @fd (not closed by
+ * the source).  @name is used in messages ("-" for stdin).
+ */
+int vmsa_source_open_text_fd(struct vmsa_source **out, int fd,
+			     const char *name);
+
+/**
+ * vmsa_source_open_path() - open a file ("-" means stdin).  Returns
+ * VMSA_E_IO (errno kept) when it cannot be opened, VMSA_E_ISDIR for a
+ * directory and VMSA_E_UNSUPPORTED for a binary trace.dat.
+ */
+int vmsa_source_open_path(struct vmsa_source **out, const char *path);
+
+void vmsa_source_close(struct vmsa_source *src);
+
+/* Reject callback (may be NULL). */
+void vmsa_source_set_reject_cb(struct vmsa_source *src, vmsa_reject_cb cb,
+			       void *payload);
+
+/*
+ * Wait at most @ms milliseconds for input before vmsa_source_next()
+ * returns VMSA_E_AGAIN; -1 (default) waits for ever.  A signal that
+ * interrupts the wait also gives VMSA_E_AGAIN.
+ */
+void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
+
+/**
+ * vmsa_source_next() - the next event.  0 with *ev filled, VMSA_E_EOF at
+ * the end, VMSA_E_AGAIN (see above) or another negative error.
+ */
+int vmsa_source_next(struct vmsa_source *src, struct vmsa_event *ev);
+
+const struct vmsa_source_counts *vmsa_source_counts(const struct vmsa_source *src);
+const struct vmsa_traits *vmsa_source_traits(const struct vmsa_source *src);
+const char *vmsa_source_name(const struct vmsa_source *src);
+const char *vmsa_source_format(const struct vmsa_source *src);
+
+/* ------------------------------------------------------------------ */
+/* Aggregation                                                         */
+/* ------------------------------------------------------------------ */
+
+struct vmsa_stats_options {
+	int ignore_pid;		/* aggregate tasks by name */
+	int keep_latency_list;	/* keep every latency (classic list) */
+	/* Each completed direct/memcg/node reclaim and kswapd awake period. */
+	void (*latency_cb)(uint64_t end_ts_ns, int32_t pid, const char *comm,
+			   size_t comm_len, const char *kind, int order,
+			   uint64_t latency_ns, void *payload);
+	void *latency_payload;
+};
+
+struct vmsa_stats;
+
+int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opts);
+void vmsa_stats_free(struct vmsa_stats *st);
+int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev);
+
+/* Record what a source read (for the input block of reports). */
+int vmsa_stats_add_source(struct vmsa_stats *st, const char *name,
+			  const char *format,
+			  const struct vmsa_source_counts *counts,
+			  const struct vmsa_traits *traits);
+
+/* ------------------------------------------------------------------ */
+/* Summary and reports                                                 */
+/* ------------------------------------------------------------------ */
+
+struct vmsa_summary;
+
+/**
+ * vmsa_stats_summary() - a snapshot: reclaims still open are reported as
+ * in progress; the stats go on unchanged.
+ */
+int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out);
+void vmsa_summary_free(struct vmsa_summary *sum);
+
+struct vmsa_report_options {
+	int ignore_pid;
+	int latency_list;	/* classic: print the per-task latency list */
+	int pretty;		/* JSON: indent */
+};
+
+int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
+			const struct vmsa_report_options *opts);
+int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
+		     const struct vmsa_report_options *opts);
+
+/* A few totals, for tests and for callers that want numbers, not text. */
+struct vmsa_ctx_totals {
+	uint64_t reclaims;		/* windows begun (direct/memcg/node) */
+	uint64_t reclaims_completed;
+	uint64_t in_progress;
+	uint64_t pages_scanned, pages_scanned_file, pages_scanned_anon;
+	uint64_t pages_reclaimed, pages_reclaimed_file, pages_reclaimed_anon;
+	uint64_t write_file_async, write_anon_async;
+	uint64_t write_file_sync, write_anon_sync;
+	uint64_t write_pages;		/* pages, where events say */
+	uint64_t latency_ns;		/* stall (direct) or awake (kswapd) */
+	uint64_t end_nr_reclaimed;	/* sum of *_reclaim_end nr_reclaimed */
+};
+
+struct vmsa_totals {
+	struct vmsa_ctx_totals ctx[VMSA_CTX__COUNT];
+	uint64_t wakeup_kswapd;
+	uint64_t kswapd_wakeups, kswapd_rewakeups;
+	uint64_t throttled[VMSA_THROTTLE__COUNT];
+	uint64_t throttled_usec[VMSA_THROTTLE__COUNT];
+	uint64_t unmatched_ends, unmatched_begins;
+	uint64_t events_lost;
+	uint64_t tasks;
+	int sync_applicable;		/* 0: modern trace, sync counts are n/a */
+	int scans_missing;		/* begin/end seen, no lru_isolate */
+};
+
+void vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out);
+
+/* Per-task row lookup for tests: NULL when no such task. */
+const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *sum,
+						   const char *comm, int32_t pid);
+struct vmsa_task_row_view {
+	uint64_t direct_reclaims;
+	uint64_t direct_by_order[VMSA_MAX_ORDER];
+	uint64_t wakeup_kswapd;
+	uint64_t wakeup_by_order[VMSA_MAX_ORDER];
+	uint64_t kswapd_wakeups, kswapd_rewakeups;
+	struct vmsa_ctx_totals ctx[VMSA_CTX__COUNT];
+	uint64_t in_progress;
+};
+void vmsa_task_row_view(const struct vmsa_task_row *row, struct vmsa_task_row_view *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VMSA_VMSA_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#include "internal.h"
+
+const char *vmsa_strerror(int err)
+{
+	switch (err) {
+#define VMSA_ERR_CASE(name, val, msg) \
+	case (val):                   \
+		return msg;
+		VMSA_ERRORS(VMSA_ERR_CASE)
+#undef VMSA_ERR_CASE
+	}
+	return "unknown error";
+}
+
+const char *vmsa_reject_reason_name(enum vmsa_reject_reason r)
+{
+	static const char *const names[] = {
+#define VMSA_REJ_NAME(name, key, msg) key,
+		VMSA_REJECT_REASONS(VMSA_REJ_NAME)
+#undef VMSA_REJ_NAME
+	};
+	return (unsigned)r < VMSA_REJECT__COUNT ? names[r] : "unknown";
+}
+
+const char *vmsa_reject_reason_message(enum vmsa_reject_reason r)
+{
+	static const char *const msgs[] = {
+#define VMSA_REJ_MSG(name, key, msg) msg,
+		VMSA_REJECT_REASONS(VMSA_REJ_MSG)
+#undef VMSA_REJ_MSG
+	};
+	return (unsigned)r < VMSA_REJECT__COUNT ? msgs[r] : "unknown";
+}
+
+const char *vmsa_ctx_name(enum vmsa_ctx c)
+{
+	static const char *const names[] = {"direct", "memcg", "memcg_softlimit",
+					    "node", "kswapd", "outside_reclaim"};
+	return (unsigned)c < VMSA_CTX__COUNT ? names[c] : "unknown";
+}
+
+const char *vmsa_throttle_name(enum vmsa_throttle t)
+{
+	static const char *const names[] = {"writeback", "isolated", "noprogress",
+					    "congested"};
+	return (unsigned)t < VMSA_THROTTLE__COUNT ? names[t] : "unknown";
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* Mergeable log-linear latency histograms. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits)
+{
+	memset(h, 0, sizeof(*h));
+	h->sub_bits = sub_bits;
+}
+
+void vmsa_hist_release(struct vmsa_hist *h)
+{
+	if (!h)
+		return;
+	free(h->buckets);
+	h->buckets = NULL;
+}
+
+size_t vmsa_hist_nbuckets(const struct vmsa_hist *h)
+{
+	return (size_t)(64 - h->sub_bits + 1) << h->sub_bits;
+}
+
+static size_t bucket_of(unsigned s, uint64_t v)
+{
+	if (v < ((uint64_t)1 << s))
+		return (size_t)v;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(v);
+	unsigned shift = msb - s;
+	return ((size_t)(msb - s + 1) << s) + (size_t)((v >> shift) & (((uint64_t)1 << s) - 1));
+}
+
+void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, uint64_t *hi)
+{
+	unsigned s = h->sub_bits;
+	if (i < ((size_t)1 << s)) {
+		*lo = *hi = i;
+		return;
+	}
+	unsigned block = (unsigned)(i >> s) - 1;
+	uint64_t sub = i & (((size_t)1 << s) - 1);
+	*lo = (((uint64_t)1 << s) + sub) << block;
+	*hi = *lo + (((uint64_t)1 << block) - 1);
+}
+
+static int ensure(struct vmsa_hist *h)
+{
+	if (h->buckets)
+		return 0;
+	h->buckets = calloc(vmsa_hist_nbuckets(h), sizeof(uint64_t));
+	return h->buckets ? 0 : VMSA_E_NOMEM;
+}
+
+int vmsa_hist_add(struct vmsa_hist *h, uint64_t v)
+{
+	if (ensure(h))
+		return VMSA_E_NOMEM;
+	h->buckets[bucket_of(h->sub_bits, v)]++;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	return 0;
+}
+
+int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src)
+{
+	if (!src->count)
+		return 0;
+	if (dst->sub_bits != src->sub_bits)
+		return VMSA_E_INVAL;
+	if (ensure(dst))
+		return VMSA_E_NOMEM;
+	size_t n = vmsa_hist_nbuckets(dst);
+	for (size_t i = 0; i < n; i++)
+		dst->buckets[i] += src->buckets[i];
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	return 0;
+}
+
+int vmsa_hist_copy(struct vmsa_hist *dst, const struct vmsa_hist *src)
+{
+	vmsa_hist_init(dst, src->sub_bits);
+	return vmsa_hist_merge(dst, src);
+}
+
+uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
+{
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		return h->min;
+	/* rank of the value wanted, 1-based, as the nearest-rank method */
+	uint64_t rank = (uint64_t)(q * (double)h->count);
+	if ((double)rank < q * (double)h->count)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->count)
+		rank = h->count;
+	uint64_t seen = 0;
+	size_t n = vmsa_hist_nbuckets(h);
+	for (size_t i = 0; i < n; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank) {
+			uint64_t lo, hi;
+			vmsa_hist_bucket_bounds(h, i, &lo, &hi);
+			if (hi > h->max)
+				hi = h->max;
+			if (hi < h->min)
+				hi = h->min;
+			return hi;
+		}
+	}
+	return h->max;
+}

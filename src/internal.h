@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/* Library-private types shared by stats, summary and reporters. */
+#ifndef VMSA_INTERNAL_H
+#define VMSA_INTERNAL_H
+
+#include <stdbool.h>
+#include <uthash.h>
+
+#include "vmsa/vmsa.h"
+
+#define VMSA_UNUSED __attribute__((unused))
+
+/* ---- histograms (hist.c) ---------------------------------------- */
+
+/*
+ * Log-linear histogram of nanosecond values: each power of two is cut
+ * into 2^sub_bits buckets, so a bucket's width is at most 1/2^sub_bits of
+ * its lower bound.  Histograms with the same sub_bits merge by adding.
+ */
+struct vmsa_hist {
+	unsigned sub_bits;
+	uint64_t count, sum, min, max;
+	uint64_t *buckets;	/* lazily allocated, nbuckets() long */
+};
+
+void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits);
+void vmsa_hist_release(struct vmsa_hist *h);
+int vmsa_hist_add(struct vmsa_hist *h, uint64_t v);
+int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src);
+int vmsa_hist_copy(struct vmsa_hist *dst, const struct vmsa_hist *src);
+size_t vmsa_hist_nbuckets(const struct vmsa_hist *h);
+/* [lo, hi] bounds of bucket i */
+void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, uint64_t *hi);
+/* value at quantile q (0..1): the upper bound of its bucket, capped at max */
+uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q);
+
+#define VMSA_HIST_FINE 4	/* totals: buckets within 6.25% */
+#define VMSA_HIST_COARSE 0	/* per task: log2, as bcc's tools print */
+
+/* ---- counters --------------------------------------------------- */
+
+struct vmsa_counters {
+	uint64_t windows;		/* begins seen (window contexts) */
+	uint64_t completed;		/* begin..end pairs */
+	uint64_t scanned_file, scanned_anon, scanned_unknown;
+	uint64_t reclaimed_file, reclaimed_anon, reclaimed_unknown;
+	uint64_t write[2][2];		/* [file][sync] events (folios) */
+	uint64_t write_pages;		/* pages, where the event says */
+	uint64_t write_events_with_pages;
+	uint64_t latency_ns;		/* sum over completed windows */
+	uint64_t end_nr_reclaimed;
+	uint64_t nr_dirty, nr_writeback, nr_congested, nr_immediate;
+	uint64_t active_isolated;	/* nr_taken from active lists */
+	uint64_t deactivated;
+	uint64_t slab_calls;
+	int64_t slab_freed;
+};
+
+struct vmsa_latency {
+	uint64_t end_ts_ns;
+	uint64_t ns;
+	int32_t order;
+	uint8_t kind;			/* enum vmsa_ctx */
+};
+
+/* Counters of one task identity: (pid, comm). */
+struct vmsa_task_row {
+	UT_hash_handle hh;
+	struct {
+		int32_t pid;
+		uint32_t comm_id;
+	} key;
+	bool is_kswapd;
+	struct vmsa_counters ctx[VMSA_CTX__COUNT];
+	uint64_t begins_by_order[VMSA_CTX__COUNT - 2][VMSA_MAX_ORDER];
+	uint64_t wakeup_kswapd;
+	uint64_t wakeup_by_order[VMSA_MAX_ORDER];
+	uint64_t kswapd_wakeups, kswapd_rewakeups;
+	uint64_t kswapd_wake_by_order[VMSA_MAX_ORDER];
+	uint64_t kswapd_rewake_by_order[VMSA_MAX_ORDER];
+	int32_t kswapd_nid;
+	uint64_t throttled[VMSA_THROTTLE__COUNT];
+	uint64_t throttled_usec[VMSA_THROTTLE__COUNT];
+	uint64_t unmatched_ends, unmatched_begins;
+	uint64_t kswapd_sleep_without_wake;
+	struct vmsa_hist stall;		/* direct reclaim latency */
+	struct vmsa_hist awake;		/* kswapd awake time */
+	/* in progress at the snapshot (summary copies only) */
+	uint64_t in_progress[VMSA_CTX__COUNT];
+	uint64_t in_progress_ns[VMSA_CTX__COUNT];
+	/* the per-event latency list, kept only when asked for */
+	struct vmsa_latency *lat;
+	size_t nlat, lat_cap;
+};
+
+/* ---- interned task names ---------------------------------------- */
+
+struct vmsa_comm {
+	UT_hash_handle hh;
+	uint32_t id;
+	size_t len;
+	char *name;			/* NUL-terminated copy (may hold NULs) */
+};
+
+struct vmsa_comms {
+	struct vmsa_comm *by_name;
+	struct vmsa_comm **by_id;
+	uint32_t n, cap;
+};
+
+int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32_t *id);
+void vmsa_comms_release(struct vmsa_comms *c);
+int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src);
+
+#define VMSA_COMM_PLACEHOLDER "<...>"
+
+/* ---- sources recorded for the input block ------------------------ */
+
+struct vmsa_source_info {
+	char *name;
+	char *format;
+	struct vmsa_source_counts counts;
+	struct vmsa_traits traits;
+};
+
+/* ---- the summary --------------------------------------------------- */
+
+struct vmsa_summary {
+	struct vmsa_comms comms;
+	struct vmsa_task_row **rows;	/* sorted: comm, then pid */
+	size_t nrows;
+	struct vmsa_source_info *sources;
+	size_t nsources;
+	struct vmsa_totals totals;
+	struct vmsa_hist stall_hist;	/* all direct reclaim stalls */
+	struct vmsa_hist awake_hist;	/* all kswapd awake periods */
+	struct vmsa_hist memcg_hist;	/* memcg (incl. softlimit) reclaims */
+	uint64_t first_ts_ns, last_ts_ns;
+	bool have_ts;
+	bool ignore_pid;
+	uint64_t events;		/* events aggregated */
+	uint64_t events_by_type[VMSA_EV__COUNT];
+	uint64_t negative_latencies;	/* timestamps went backwards */
+	uint64_t comm_changes;		/* same pid, new name (pid reuse/exec) */
+	uint64_t placeholder_rows_merged;
+	uint64_t isolations_counted, isolations_not_counted;
+	bool lru_names_seen, lru_names_missing;
+};
+
+const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,
+			      size_t *len);
+const char *vmsa_ctx_name(enum vmsa_ctx c);
+const char *vmsa_throttle_name(enum vmsa_throttle t);
+
+/* scanned/reclaimed totals of a counters block */
+static inline uint64_t vmsa_scanned(const struct vmsa_counters *c)
+{
+	return c->scanned_file + c->scanned_anon + c->scanned_unknown;
+}
+
+static inline uint64_t vmsa_reclaimed(const struct vmsa_counters *c)
+{
+	return c->reclaimed_file + c->reclaimed_anon + c->reclaimed_unknown;
+}
+
+void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *src);
+int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
+
+#endif /* VMSA_INTERNAL_H */

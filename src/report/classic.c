@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The classic report: the layout of the Linux 6.1 post-processing script
+ * (latency list, process table, kswapd table, "Summary" block with the same
+ * labels, times in seconds), with every column holding what its heading
+ * says.  Lines past the Summary block are additions of this tool.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "../internal.h"
+
+#define NS_PER_SEC 1000000000.0
+
+/* Task names may hold control bytes; the text report shows them as '?'. */
+static void put_name(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, f);
+	}
+}
+
+static size_t row_label(const struct vmsa_summary *sum, const struct vmsa_task_row *r, FILE *f)
+{
+	size_t len;
+	const char *c = vmsa_summary_comm(sum, r, &len);
+	char pid[16] = "";
+	if (!sum->ignore_pid)
+		snprintf(pid, sizeof(pid), "-%" PRId32, r->key.pid);
+	if (f) {
+		put_name(f, c, len);
+		fputs(pid, f);
+	}
+	return len + strlen(pid);
+}
+
+static void pad_label(const struct vmsa_summary *sum, const struct vmsa_task_row *r, FILE *f,
+		      int width)
+{
+	size_t n = row_label(sum, r, f);
+	for (size_t i = n; i < (size_t)width; i++)
+		fputc(' ', f);
+}
+
+static void orders(FILE *f, const char *tag, const uint64_t *by)
+{
+	bool any = false;
+	for (int o = 0; o < VMSA_MAX_ORDER; o++)
+		any |= by[o] != 0;
+	if (!any)
+		return;
+	fputs("      ", f);
+	for (int o = 0; o < VMSA_MAX_ORDER; o++)
+		if (by[o])
+			fprintf(f, "%s-%d=%" PRIu64 " ", tag, o, by[o]);
+}
+
+/* "label:<tabs to column 40>value" as the Perl script aligned it */
+static void line(FILE *f, const char *label, const char *value)
+{
+	size_t col = strlen(label);
+	fputs(label, f);
+	do {
+		fputc('\t', f);
+		col = (col / 8 + 1) * 8;
+	} while (col < 40);
+	fputs(value, f);
+	fputc('\n', f);
+}
+
+static void line_u(FILE *f, const char *label, uint64_t v)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	line(f, label, b);
+}
+
+static void line_s(FILE *f, const char *label, uint64_t ns)
+{
+	char b[64];
+	snprintf(b, sizeof(b), "%-1.2f seconds", (double)ns / NS_PER_SEC);
+	line(f, label, b);
+}
+
+/* milliseconds without trailing zeros, as order-latency pairs were shown */
+static void put_ms(FILE *f, uint64_t ns)
+{
+	char b[48];
+	snprintf(b, sizeof(b), "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
+	size_t n = strlen(b);
+	while (n && b[n - 1] == '0')
+		b[--n] = '\0';
+	if (n && b[n - 1] == '.')
+		b[--n] = '\0';
+	fputs(b, f);
+}
+
+static void latency_list(FILE *f, const struct vmsa_summary *sum, int width)
+{
+	fputs("\nReclaim latencies expressed as order-latency_in_ms\n", f);
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		if (!r->nlat)
+			continue;
+		pad_label(sum, r, f, width);
+		fputc(' ', f);
+		for (size_t j = 0; j < r->nlat; j++) {
+			fprintf(f, "%" PRId32 "-", r->lat[j].order);
+			put_ms(f, r->lat[j].ns);
+			fputc(' ', f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
+{
+	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "Process", "Direct", "Wokeup",
+		"Pages", "Pages", "Pages", "Pages", "Time");
+	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "details", "Rclms", "Kswapd",
+		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled");
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
+		if (!d->windows)
+			continue;
+		pad_label(sum, r, f, w);
+		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8" PRIu64 " %8" PRIu64 "  %8" PRIu64
+			   " %8" PRIu64 " %8.3f",
+			d->windows, r->wakeup_kswapd, vmsa_scanned(d), vmsa_reclaimed(d),
+			d->write[1][1] + d->write[0][1], d->write[1][0] + d->write[0][0],
+			(double)d->latency_ns / NS_PER_SEC);
+		orders(f, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);
+		orders(f, "wakeup", r->wakeup_by_order);
+		fputc('\n', f);
+	}
+}
+
+static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
+{
+	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Kswapd", "Kswapd", "Order", "Pages",
+		"Pages", "Pages", "Pages");
+	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Instance", "Wakeups", "Re-wakeup",
+		"Scanned", "Rclmed", "Sync-IO", "ASync-IO");
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		const struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
+		if (!r->kswapd_wakeups)
+			continue;
+		pad_label(sum, r, f, w);
+		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8" PRIu64 " %8" PRIu64 "  %8" PRIu64
+			   " %8" PRIu64,
+			r->kswapd_wakeups, r->kswapd_rewakeups, vmsa_scanned(k), vmsa_reclaimed(k),
+			k->write[1][1] + k->write[0][1], k->write[1][0] + k->write[0][0]);
+		orders(f, "wake", r->kswapd_wake_by_order);
+		orders(f, "rewake", r->kswapd_rewake_by_order);
+		fputc('\n', f);
+	}
+}
+
+static void summary_block(FILE *f, const struct vmsa_summary *sum)
+{
+	const struct vmsa_totals *t = &sum->totals;
+	const struct vmsa_ctx_totals *d = &t->ctx[VMSA_CTX_DIRECT], *k = &t->ctx[VMSA_CTX_KSWAPD];
+	fputs("\nSummary\n", f);
+	line_u(f, "Direct reclaims:     ", d->reclaims);
+	line_u(f, "Direct reclaim pages scanned:", d->pages_scanned);
+	line_u(f, "Direct reclaim file pages scanned:", d->pages_scanned_file);
+	line_u(f, "Direct reclaim anon pages scanned:", d->pages_scanned_anon);
+	line_u(f, "Direct reclaim pages reclaimed:", d->pages_reclaimed);
+	line_u(f, "Direct reclaim file pages reclaimed:", d->pages_reclaimed_file);
+	line_u(f, "Direct reclaim anon pages reclaimed:", d->pages_reclaimed_anon);
+	line_u(f, "Direct reclaim write file sync I/O:", d->write_file_sync);
+	line_u(f, "Direct reclaim write anon sync I/O:", d->write_anon_sync);
+	line_u(f, "Direct reclaim write file async I/O:", d->write_file_async);
+	line_u(f, "Direct reclaim write anon async I/O:", d->write_anon_async);
+	line_u(f, "Wake kswapd requests:", t->wakeup_kswapd);
+	line_s(f, "Time stalled direct reclaim: ", d->latency_ns);
+	fputc('\n', f);
+	line_u(f, "Kswapd wakeups:", t->kswapd_wakeups);
+	line_u(f, "Kswapd pages scanned:", k->pages_scanned);
+	line_u(f, "Kswapd file pages scanned:", k->pages_scanned_file);
+	line_u(f, "Kswapd anon pages scanned:", k->pages_scanned_anon);
+	line_u(f, "Kswapd pages reclaimed:", k->pages_reclaimed);
+	line_u(f, "Kswapd file pages reclaimed:", k->pages_reclaimed_file);
+	line_u(f, "Kswapd anon pages reclaimed:", k->pages_reclaimed_anon);
+	line_u(f, "Kswapd reclaim write file sync I/O:", k->write_file_sync);
+	line_u(f, "Kswapd reclaim write anon sync I/O:", k->write_anon_sync);
+	line_u(f, "Kswapd reclaim write file async I/O:", k->write_file_async);
+	line_u(f, "Kswapd reclaim write anon async I/O:", k->write_anon_async);
+	line_s(f, "Time kswapd awake:", k->latency_ns);
+}
+
+/* What the 2010 layout has no room for. */
+static void additions(FILE *f, const struct vmsa_summary *sum)
+{
+	const struct vmsa_totals *t = &sum->totals;
+	static const enum vmsa_ctx extra[] = {VMSA_CTX_MEMCG, VMSA_CTX_SOFTLIMIT, VMSA_CTX_NODE};
+	static const char *const title[] = {"Memcg", "Memcg softlimit", "Node"};
+	char label[64];
+	fputs("\nOther reclaim (not in the direct reclaim figures above)\n", f);
+	for (int i = 0; i < 3; i++) {
+		const struct vmsa_ctx_totals *c = &t->ctx[extra[i]];
+		snprintf(label, sizeof(label), "%s reclaims:", title[i]);
+		line_u(f, label, c->reclaims);
+		if (!c->reclaims)
+			continue;
+		snprintf(label, sizeof(label), "%s reclaim pages scanned:", title[i]);
+		line_u(f, label, c->pages_scanned);
+		snprintf(label, sizeof(label), "%s reclaim pages reclaimed:", title[i]);
+		line_u(f, label, c->pages_reclaimed);
+		snprintf(label, sizeof(label), "%s reclaim writes:", title[i]);
+		line_u(f, label, c->write_file_async + c->write_anon_async + c->write_file_sync +
+					 c->write_anon_sync);
+		snprintf(label, sizeof(label), "Time in %s reclaim:", title[i]);
+		line_s(f, label, c->latency_ns);
+	}
+	const struct vmsa_ctx_totals *o = &t->ctx[VMSA_CTX_NONE];
+	if (o->pages_scanned || o->pages_reclaimed || o->write_file_async || o->write_anon_async) {
+		line_u(f, "Pages scanned outside any window:", o->pages_scanned);
+		line_u(f, "Pages reclaimed outside any window:", o->pages_reclaimed);
+	}
+	bool throttled = false;
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+		throttled |= t->throttled[b] != 0;
+	if (throttled) {
+		fputs("\nThrottling\n", f);
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+			char v[64];
+			snprintf(label, sizeof(label), "Throttled %s:", vmsa_throttle_name(b));
+			snprintf(v, sizeof(v), "%" PRIu64 " times, %-1.2f seconds", t->throttled[b],
+				 (double)t->throttled_usec[b] / 1e6);
+			line(f, label, v);
+		}
+	}
+	fputs("\nInput\n", f);
+	uint64_t read = 0, an = 0, ign = 0, rej = 0;
+	for (size_t i = 0; i < sum->nsources; i++) {
+		read += sum->sources[i].counts.lines_read;
+		an += sum->sources[i].counts.lines_analyzed;
+		ign += sum->sources[i].counts.lines_ignored;
+		rej += sum->sources[i].counts.lines_rejected;
+	}
+	line_u(f, "Lines read:", read);
+	line_u(f, "Lines analyzed:", an);
+	line_u(f, "Lines ignored (not vmscan):", ign);
+	line_u(f, "Lines rejected:", rej);
+	line_u(f, "Events lost by the tracer:", t->events_lost);
+	line_u(f, "Reclaims in progress at end:", t->ctx[VMSA_CTX_DIRECT].in_progress +
+						      t->ctx[VMSA_CTX_MEMCG].in_progress +
+						      t->ctx[VMSA_CTX_SOFTLIMIT].in_progress +
+						      t->ctx[VMSA_CTX_NODE].in_progress);
+	line_u(f, "Kswapd awake at end:", t->ctx[VMSA_CTX_KSWAPD].in_progress);
+	line_u(f, "Ends without a begin:", t->unmatched_ends);
+	line_u(f, "Begins without an end:", t->unmatched_begins);
+	if (!t->sync_applicable)
+		fputs("Note: this kernel's reclaim writes only asynchronously; sync I/O rows are 0 by "
+		      "definition.\n",
+		      f);
+	if (t->scans_missing)
+		fputs("Note: the trace has reclaim events but no mm_vmscan_lru_isolate events "
+		      "(not enabled, or a multi-gen LRU kernel before 6.7): pages scanned are "
+		      "unknown, not 0.\n",
+		      f);
+}
+
+int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
+			const struct vmsa_report_options *opts)
+{
+	int width = 0;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		int n = (int)row_label(sum, sum->rows[i], NULL);
+		if (n > width)
+			width = n;
+	}
+	width += 2;
+	if (opts && opts->latency_list && !sum->ignore_pid)
+		latency_list(f, sum, width);
+	process_table(f, sum, width);
+	kswapd_table(f, sum, width);
+	summary_block(f, sum);
+	additions(f, sum);
+	return ferror(f) ? VMSA_E_IO : 0;
+}

@@ -1,0 +1,887 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Aggregation: per-task state machines and counters, O(tasks) memory.
+ *
+ * Attribution rule (docs/attribution.md): every scan, reclaim, write and
+ * shrinker call is charged to the innermost reclaim window open on the
+ * task that emitted it (direct, memcg, memcg softlimit or node reclaim,
+ * each between its begin and end); failing that to kswapd when the task
+ * is a kswapd thread; failing that to "outside_reclaim".  With list names
+ * (4.8+) only isolations from the inactive lists count as scanned, as
+ * shrink_inactive_list() counts pgscan_* in mm/vmscan.c.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_WINDOWS 4
+
+struct task_state {
+	UT_hash_handle hh;
+	int32_t pid;
+	uint32_t comm_id;
+	bool comm_placeholder;
+	bool is_kswapd;
+	struct vmsa_task_row *row;
+	struct {
+		uint8_t ctx;
+		int32_t order;
+		uint64_t begin_ts;
+	} win[MAX_WINDOWS];
+	int nwin;
+	bool awake;
+	int32_t kswapd_order;
+	uint64_t wake_ts;
+};
+
+struct vmsa_stats {
+	struct vmsa_stats_options opts;
+	struct vmsa_comms comms;
+	uint32_t placeholder_id;
+	struct task_state *tasks;
+	struct vmsa_task_row *rows;
+	struct vmsa_source_info *sources;
+	size_t nsources;
+	struct vmsa_hist stall, awake, memcg;
+	uint64_t first_ts, last_ts;
+	bool have_ts;
+	uint64_t events;
+	uint64_t by_type[VMSA_EV__COUNT];
+	uint64_t lost;
+	uint64_t negative_latencies, comm_changes;
+	uint64_t isolations_counted, isolations_not_counted;
+};
+
+/* ---- interned names ---------------------------------------------- */
+
+int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32_t *id)
+{
+	struct vmsa_comm *e;
+	HASH_FIND(hh, c->by_name, name, len, e);
+	if (e) {
+		*id = e->id;
+		return 0;
+	}
+	if (c->n == c->cap) {
+		uint32_t cap = c->cap ? c->cap * 2 : 64;
+		struct vmsa_comm **n = realloc(c->by_id, cap * sizeof(*n));
+		if (!n)
+			return VMSA_E_NOMEM;
+		c->by_id = n;
+		c->cap = cap;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return VMSA_E_NOMEM;
+	e->name = malloc(len + 1);
+	if (!e->name) {
+		free(e);
+		return VMSA_E_NOMEM;
+	}
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	e->len = len;
+	e->id = c->n;
+	c->by_id[c->n++] = e;
+	HASH_ADD_KEYPTR(hh, c->by_name, e->name, e->len, e);
+	*id = e->id;
+	return 0;
+}
+
+void vmsa_comms_release(struct vmsa_comms *c)
+{
+	HASH_CLEAR(hh, c->by_name);
+	for (uint32_t i = 0; i < c->n; i++) {
+		free(c->by_id[i]->name);
+		free(c->by_id[i]);
+	}
+	free(c->by_id);
+	memset(c, 0, sizeof(*c));
+}
+
+int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (uint32_t i = 0; i < src->n; i++) {
+		uint32_t id;
+		if (vmsa_comms_intern(dst, src->by_id[i]->name, src->by_id[i]->len, &id))
+			return VMSA_E_NOMEM;
+	}
+	return 0;
+}
+
+/* ---- rows ---------------------------------------------------------- */
+
+static void row_init(struct vmsa_task_row *r)
+{
+	vmsa_hist_init(&r->stall, VMSA_HIST_COARSE);
+	vmsa_hist_init(&r->awake, VMSA_HIST_COARSE);
+	r->kswapd_nid = -1;
+}
+
+static void row_free(struct vmsa_task_row *r)
+{
+	if (!r)
+		return;
+	vmsa_hist_release(&r->stall);
+	vmsa_hist_release(&r->awake);
+	free(r->lat);
+	free(r);
+}
+
+void vmsa_counters_add(struct vmsa_counters *d, const struct vmsa_counters *s)
+{
+	/* every member is a 64-bit counter: add them as an array */
+	uint64_t *dp = (uint64_t *)d;
+	const uint64_t *sp = (const uint64_t *)s;
+	_Static_assert(sizeof(struct vmsa_counters) % sizeof(uint64_t) == 0, "counters");
+	for (size_t i = 0; i < sizeof(*d) / sizeof(uint64_t); i++)
+		dp[i] += sp[i];
+}
+
+static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
+{
+	if (r->nlat == r->lat_cap) {
+		size_t cap = r->lat_cap ? r->lat_cap * 2 : 16;
+		struct vmsa_latency *n = realloc(r->lat, cap * sizeof(*n));
+		if (!n)
+			return VMSA_E_NOMEM;
+		r->lat = n;
+		r->lat_cap = cap;
+	}
+	r->lat[r->nlat++] = *l;
+	return 0;
+}
+
+int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
+{
+	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
+		vmsa_counters_add(&d->ctx[c], &s->ctx[c]);
+		d->in_progress[c] += s->in_progress[c];
+		d->in_progress_ns[c] += s->in_progress_ns[c];
+	}
+	for (int c = 0; c < VMSA_CTX__COUNT - 2; c++)
+		for (int o = 0; o < VMSA_MAX_ORDER; o++)
+			d->begins_by_order[c][o] += s->begins_by_order[c][o];
+	for (int o = 0; o < VMSA_MAX_ORDER; o++) {
+		d->wakeup_by_order[o] += s->wakeup_by_order[o];
+		d->kswapd_wake_by_order[o] += s->kswapd_wake_by_order[o];
+		d->kswapd_rewake_by_order[o] += s->kswapd_rewake_by_order[o];
+	}
+	d->wakeup_kswapd += s->wakeup_kswapd;
+	d->kswapd_wakeups += s->kswapd_wakeups;
+	d->kswapd_rewakeups += s->kswapd_rewakeups;
+	d->is_kswapd |= s->is_kswapd;
+	if (d->kswapd_nid < 0)
+		d->kswapd_nid = s->kswapd_nid;
+	for (int t = 0; t < VMSA_THROTTLE__COUNT; t++) {
+		d->throttled[t] += s->throttled[t];
+		d->throttled_usec[t] += s->throttled_usec[t];
+	}
+	d->unmatched_ends += s->unmatched_ends;
+	d->unmatched_begins += s->unmatched_begins;
+	d->kswapd_sleep_without_wake += s->kswapd_sleep_without_wake;
+	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
+		return VMSA_E_NOMEM;
+	for (size_t i = 0; i < s->nlat; i++)
+		if (lat_push(d, &s->lat[i]))
+			return VMSA_E_NOMEM;
+	return 0;
+}
+
+static struct vmsa_task_row *get_row(struct vmsa_stats *st, int32_t pid, uint32_t comm_id)
+{
+	struct vmsa_task_row key = {0}, *r;
+	key.key.pid = pid;
+	key.key.comm_id = comm_id;
+	HASH_FIND(hh, st->rows, &key.key, sizeof(key.key), r);
+	if (r)
+		return r;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	row_init(r);
+	r->key = key.key;
+	HASH_ADD(hh, st->rows, key, sizeof(r->key), r);
+	return r;
+}
+
+/* ---- lifecycle ------------------------------------------------------ */
+
+int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opts)
+{
+	*out = NULL;
+	struct vmsa_stats *st = calloc(1, sizeof(*st));
+	if (!st)
+		return VMSA_E_NOMEM;
+	if (opts)
+		st->opts = *opts;
+	vmsa_hist_init(&st->stall, VMSA_HIST_FINE);
+	vmsa_hist_init(&st->awake, VMSA_HIST_FINE);
+	vmsa_hist_init(&st->memcg, VMSA_HIST_FINE);
+	if (vmsa_comms_intern(&st->comms, VMSA_COMM_PLACEHOLDER, strlen(VMSA_COMM_PLACEHOLDER),
+			      &st->placeholder_id)) {
+		vmsa_stats_free(st);
+		return VMSA_E_NOMEM;
+	}
+	*out = st;
+	return 0;
+}
+
+static void free_sources(struct vmsa_source_info *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].name);
+		free(s[i].format);
+	}
+	free(s);
+}
+
+void vmsa_stats_free(struct vmsa_stats *st)
+{
+	if (!st)
+		return;
+	struct task_state *t, *tt;
+	HASH_ITER(hh, st->tasks, t, tt)
+	{
+		HASH_DEL(st->tasks, t);
+		free(t);
+	}
+	struct vmsa_task_row *r, *rt;
+	HASH_ITER(hh, st->rows, r, rt)
+	{
+		HASH_DEL(st->rows, r);
+		row_free(r);
+	}
+	vmsa_comms_release(&st->comms);
+	free_sources(st->sources, st->nsources);
+	vmsa_hist_release(&st->stall);
+	vmsa_hist_release(&st->awake);
+	vmsa_hist_release(&st->memcg);
+	free(st);
+}
+
+int vmsa_stats_add_source(struct vmsa_stats *st, const char *name, const char *format,
+			  const struct vmsa_source_counts *counts, const struct vmsa_traits *traits)
+{
+	size_t i;
+	for (i = 0; i < st->nsources; i++)
+		if (strcmp(st->sources[i].name, name) == 0)
+			break;
+	if (i == st->nsources) {
+		struct vmsa_source_info *n =
+			realloc(st->sources, (st->nsources + 1) * sizeof(*n));
+		if (!n)
+			return VMSA_E_NOMEM;
+		st->sources = n;
+		memset(&n[i], 0, sizeof(n[i]));
+		n[i].name = strdup(name);
+		if (!n[i].name)
+			return VMSA_E_NOMEM;
+		st->nsources++;
+	}
+	free(st->sources[i].format);
+	st->sources[i].format = strdup(format);
+	if (!st->sources[i].format)
+		return VMSA_E_NOMEM;
+	st->sources[i].counts = *counts;
+	st->sources[i].traits = *traits;
+	return 0;
+}
+
+/* ---- the state machines --------------------------------------------- */
+
+static bool is_placeholder(const char *c, size_t n)
+{
+	return n == 5 && memcmp(c, VMSA_COMM_PLACEHOLDER, 5) == 0;
+}
+
+static uint64_t elapsed(struct vmsa_stats *st, uint64_t from, uint64_t to)
+{
+	if (to >= from)
+		return to - from;
+	st->negative_latencies++;
+	return 0;
+}
+
+static int record_latency(struct vmsa_stats *st, struct task_state *t, enum vmsa_ctx ctx,
+			  int32_t order, uint64_t end_ts, uint64_t ns)
+{
+	struct vmsa_task_row *r = t->row;
+	int err = 0;
+	switch (ctx) {
+	case VMSA_CTX_DIRECT:
+		err = vmsa_hist_add(&r->stall, ns) || vmsa_hist_add(&st->stall, ns);
+		break;
+	case VMSA_CTX_KSWAPD:
+		err = vmsa_hist_add(&r->awake, ns) || vmsa_hist_add(&st->awake, ns);
+		break;
+	case VMSA_CTX_MEMCG:
+	case VMSA_CTX_SOFTLIMIT:
+		err = vmsa_hist_add(&st->memcg, ns);
+		break;
+	default:
+		break;
+	}
+	if (err)
+		return VMSA_E_NOMEM;
+	if (st->opts.keep_latency_list) {
+		struct vmsa_latency l = {.end_ts_ns = end_ts, .ns = ns, .order = order,
+					 .kind = (uint8_t)ctx};
+		if (lat_push(r, &l))
+			return VMSA_E_NOMEM;
+	}
+	if (st->opts.latency_cb) {
+		const struct vmsa_comm *c = st->comms.by_id[t->comm_id];
+		st->opts.latency_cb(end_ts, t->pid, c->name, c->len, vmsa_ctx_name(ctx), order, ns,
+				    st->opts.latency_payload);
+	}
+	return 0;
+}
+
+/* Forget windows from index i up: their ends were never seen. */
+static void abandon_windows(struct task_state *t, int i)
+{
+	for (int j = i; j < t->nwin; j++)
+		t->row->unmatched_begins++;
+	t->nwin = i;
+}
+
+static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	bool ph = is_placeholder(ev->comm, ev->comm_len);
+	if (ph && t->row)
+		return 0;
+	uint32_t id;
+	if (ph) {
+		id = st->placeholder_id;
+	} else if (vmsa_comms_intern(&st->comms, ev->comm, ev->comm_len, &id)) {
+		return VMSA_E_NOMEM;
+	}
+	if (t->row && t->comm_id == id)
+		return 0;
+	if (t->row && !t->comm_placeholder) {
+		/* a new name for the pid: exec or pid reuse ends what was open */
+		st->comm_changes++;
+		abandon_windows(t, 0);
+		t->awake = false;
+	}
+	struct vmsa_task_row *r = get_row(st, t->pid, id);
+	if (!r)
+		return VMSA_E_NOMEM;
+	t->row = r;
+	t->comm_id = id;
+	t->comm_placeholder = ph;
+	if (!ph && ev->comm_len >= 6 && memcmp(ev->comm, "kswapd", 6) == 0)
+		t->is_kswapd = true;
+	if (t->is_kswapd)
+		r->is_kswapd = true;
+	return 0;
+}
+
+static enum vmsa_ctx current_ctx(const struct task_state *t)
+{
+	if (t->nwin)
+		return (enum vmsa_ctx)t->win[t->nwin - 1].ctx;
+	return t->is_kswapd ? VMSA_CTX_KSWAPD : VMSA_CTX_NONE;
+}
+
+static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+		    const struct vmsa_event *ev)
+{
+	struct vmsa_task_row *r = t->row;
+	for (int i = 0; i < t->nwin; i++)
+		if (t->win[i].ctx == ev->ctx) {
+			abandon_windows(t, i);
+			break;
+		}
+	if (t->nwin == MAX_WINDOWS)
+		abandon_windows(t, 0);
+	t->win[t->nwin].ctx = (uint8_t)ev->ctx;
+	t->win[t->nwin].order = ev->order;
+	t->win[t->nwin].begin_ts = ev->ts_ns;
+	t->nwin++;
+	r->ctx[ev->ctx].windows++;
+	r->begins_by_order[ev->ctx][ev->order]++;
+	return 0;
+}
+
+static int on_end(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	struct vmsa_task_row *r = t->row;
+	int i;
+	for (i = t->nwin - 1; i >= 0; i--)
+		if (t->win[i].ctx == ev->ctx)
+			break;
+	if (i < 0) {
+		r->unmatched_ends++;
+		return 0;
+	}
+	abandon_windows(t, i + 1);
+	t->nwin = i;
+	uint64_t ns = elapsed(st, t->win[i].begin_ts, ev->ts_ns);
+	struct vmsa_counters *c = &r->ctx[ev->ctx];
+	c->completed++;
+	c->latency_ns += ns;
+	c->end_nr_reclaimed += ev->nr_reclaimed;
+	return record_latency(st, t, ev->ctx, t->win[i].order, ev->ts_ns, ns);
+}
+
+static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			  const struct vmsa_event *ev)
+{
+	struct vmsa_task_row *r = t->row;
+	t->is_kswapd = r->is_kswapd = true;
+	if (ev->nid >= 0)
+		r->kswapd_nid = ev->nid;
+	if (!t->awake) {
+		t->awake = true;
+		t->wake_ts = ev->ts_ns;
+		r->kswapd_wakeups++;
+		r->kswapd_wake_by_order[ev->order]++;
+		r->ctx[VMSA_CTX_KSWAPD].windows++;
+	} else {
+		r->kswapd_rewakeups++;
+		r->kswapd_rewake_by_order[ev->order]++;
+	}
+	t->kswapd_order = ev->order;
+	return 0;
+}
+
+static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	struct vmsa_task_row *r = t->row;
+	t->is_kswapd = r->is_kswapd = true;
+	if (ev->nid >= 0)
+		r->kswapd_nid = ev->nid;
+	if (!t->awake) {
+		r->kswapd_sleep_without_wake++;
+		return 0;
+	}
+	t->awake = false;
+	uint64_t ns = elapsed(st, t->wake_ts, ev->ts_ns);
+	r->ctx[VMSA_CTX_KSWAPD].completed++;
+	r->ctx[VMSA_CTX_KSWAPD].latency_ns += ns;
+	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev->ts_ns, ns);
+}
+
+static void on_isolate(struct vmsa_stats *st, struct vmsa_counters *c, const struct vmsa_event *ev)
+{
+	switch (ev->lru) {
+	case VMSA_LRU_INACTIVE_FILE:
+		c->scanned_file += ev->nr_scanned;
+		break;
+	case VMSA_LRU_INACTIVE_ANON:
+		c->scanned_anon += ev->nr_scanned;
+		break;
+	case VMSA_LRU_ACTIVE_FILE:
+	case VMSA_LRU_ACTIVE_ANON:
+		/* shrink_active_list(): rotation, not counted in pgscan_* */
+		c->active_isolated += ev->nr_taken;
+		st->isolations_not_counted++;
+		return;
+	case VMSA_LRU_UNEVICTABLE:
+		st->isolations_not_counted++;
+		return;
+	case VMSA_LRU_UNKNOWN:
+	default:
+		/* older kernels: every isolation, as the 2010 script counted */
+		if (ev->file == 1)
+			c->scanned_file += ev->nr_scanned;
+		else if (ev->file == 0)
+			c->scanned_anon += ev->nr_scanned;
+		else
+			c->scanned_unknown += ev->nr_scanned;
+		break;
+	}
+	st->isolations_counted++;
+}
+
+int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
+{
+	if ((unsigned)ev->type >= VMSA_EV__COUNT)
+		return VMSA_E_INVAL;
+	st->events++;
+	st->by_type[ev->type]++;
+	if (ev->type == VMSA_EV_LOST) {
+		st->lost += ev->lost;
+		return 0;
+	}
+	if (!st->have_ts || ev->ts_ns < st->first_ts)
+		st->first_ts = ev->ts_ns;
+	if (!st->have_ts || ev->ts_ns > st->last_ts)
+		st->last_ts = ev->ts_ns;
+	st->have_ts = true;
+
+	bool needs_order = ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE ||
+			   ev->type == VMSA_EV_WAKEUP_KSWAPD;
+	if (needs_order && (ev->order < 0 || ev->order >= VMSA_MAX_ORDER))
+		return VMSA_E_INVAL;
+	if ((ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_RECLAIM_END) &&
+	    (unsigned)ev->ctx >= VMSA_CTX_KSWAPD)
+		return VMSA_E_INVAL;
+
+	struct task_state *t;
+	HASH_FIND_INT(st->tasks, &ev->pid, t);
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return VMSA_E_NOMEM;
+		t->pid = ev->pid;
+		HASH_ADD_INT(st->tasks, pid, t);
+	}
+	int err = set_task_row(st, t, ev);
+	if (err)
+		return err;
+	struct vmsa_task_row *r = t->row;
+	struct vmsa_counters *c = &r->ctx[current_ctx(t)];
+
+	switch (ev->type) {
+	case VMSA_EV_RECLAIM_BEGIN:
+		return on_begin(st, t, ev);
+	case VMSA_EV_RECLAIM_END:
+		return on_end(st, t, ev);
+	case VMSA_EV_KSWAPD_WAKE:
+		return on_kswapd_wake(st, t, ev);
+	case VMSA_EV_KSWAPD_SLEEP:
+		return on_kswapd_sleep(st, t, ev);
+	case VMSA_EV_WAKEUP_KSWAPD:
+		r->wakeup_kswapd++;
+		r->wakeup_by_order[ev->order]++;
+		return 0;
+	case VMSA_EV_LRU_ISOLATE:
+		on_isolate(st, c, ev);
+		return 0;
+	case VMSA_EV_WRITE:
+		c->write[ev->file == 1][ev->sync == 1]++;
+		if (ev->nr_pages) {
+			c->write_pages += ev->nr_pages;
+			c->write_events_with_pages++;
+		}
+		return 0;
+	case VMSA_EV_SHRINK_INACTIVE:
+		if (ev->file == 1)
+			c->reclaimed_file += ev->nr_reclaimed;
+		else if (ev->file == 0)
+			c->reclaimed_anon += ev->nr_reclaimed;
+		else
+			c->reclaimed_unknown += ev->nr_reclaimed;
+		c->nr_dirty += ev->nr_dirty;
+		c->nr_writeback += ev->nr_writeback;
+		c->nr_congested += ev->nr_congested;
+		c->nr_immediate += ev->nr_immediate;
+		return 0;
+	case VMSA_EV_SHRINK_ACTIVE:
+		c->deactivated += ev->nr_deactivated;
+		return 0;
+	case VMSA_EV_THROTTLED:
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+			if (ev->throttle_reasons & (1u << b)) {
+				r->throttled[b]++;
+				r->throttled_usec[b] += (uint64_t)ev->usec_delayed;
+			}
+		return 0;
+	case VMSA_EV_SLAB_START:
+		c->slab_calls++;
+		return 0;
+	case VMSA_EV_SLAB_END:
+		c->slab_freed += ev->slab_freed > 0 ? ev->slab_freed : 0;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* ---- the summary snapshot ------------------------------------------- */
+
+static struct vmsa_task_row *row_clone(const struct vmsa_task_row *s)
+{
+	struct vmsa_task_row *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	*d = *s;
+	memset(&d->hh, 0, sizeof(d->hh));
+	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
+	vmsa_hist_init(&d->awake, VMSA_HIST_COARSE);
+	d->lat = NULL;
+	d->nlat = d->lat_cap = 0;
+	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
+		goto fail;
+	if (s->nlat) {
+		d->lat = malloc(s->nlat * sizeof(*d->lat));
+		if (!d->lat)
+			goto fail;
+		memcpy(d->lat, s->lat, s->nlat * sizeof(*d->lat));
+		d->nlat = d->lat_cap = s->nlat;
+	}
+	return d;
+fail:
+	row_free(d);
+	return NULL;
+}
+
+static int row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct vmsa_summary *sort_ctx = arg;
+	const struct vmsa_task_row *x = *(const struct vmsa_task_row *const *)a;
+	const struct vmsa_task_row *y = *(const struct vmsa_task_row *const *)b;
+	const struct vmsa_comm *cx = sort_ctx->comms.by_id[x->key.comm_id];
+	const struct vmsa_comm *cy = sort_ctx->comms.by_id[y->key.comm_id];
+	size_t n = cx->len < cy->len ? cx->len : cy->len;
+	int c = memcmp(cx->name, cy->name, n);
+	if (c)
+		return c;
+	if (cx->len != cy->len)
+		return cx->len < cy->len ? -1 : 1;
+	return (x->key.pid > y->key.pid) - (x->key.pid < y->key.pid);
+}
+
+void vmsa_summary_free(struct vmsa_summary *sum)
+{
+	if (!sum)
+		return;
+	for (size_t i = 0; i < sum->nrows; i++)
+		row_free(sum->rows[i]);
+	free(sum->rows);
+	vmsa_comms_release(&sum->comms);
+	free_sources(sum->sources, sum->nsources);
+	vmsa_hist_release(&sum->stall_hist);
+	vmsa_hist_release(&sum->awake_hist);
+	vmsa_hist_release(&sum->memcg_hist);
+	free(sum);
+}
+
+/* Fold "<...>" rows into the one named row of the same pid, if unique. */
+static void fold_placeholders(struct vmsa_summary *sum, uint32_t ph)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		struct vmsa_task_row *r = sum->rows[i];
+		if (r->key.comm_id == ph) {
+			struct vmsa_task_row *named = NULL;
+			int n = 0;
+			for (size_t j = 0; j < sum->nrows; j++) {
+				struct vmsa_task_row *o = sum->rows[j];
+				if (o && o != r && o->key.pid == r->key.pid && o->key.comm_id != ph) {
+					named = o;
+					n++;
+				}
+			}
+			if (n == 1 && vmsa_row_merge(named, r) == 0) {
+				row_free(r);
+				sum->rows[i] = NULL;
+				sum->placeholder_rows_merged++;
+				continue;
+			}
+		}
+	}
+	for (size_t i = 0; i < sum->nrows; i++)
+		if (sum->rows[i])
+			sum->rows[out++] = sum->rows[i];
+	sum->nrows = out;
+}
+
+static int merge_by_name(struct vmsa_summary *sum)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		struct vmsa_task_row *r = sum->rows[i];
+		size_t j;
+		for (j = 0; j < out; j++)
+			if (sum->rows[j]->key.comm_id == r->key.comm_id)
+				break;
+		if (j < out) {
+			if (vmsa_row_merge(sum->rows[j], r))
+				return VMSA_E_NOMEM;
+			row_free(r);
+		} else {
+			r->key.pid = -1;
+			sum->rows[out++] = r;
+		}
+	}
+	sum->nrows = out;
+	return 0;
+}
+
+static void add_ctx_totals(struct vmsa_ctx_totals *o, const struct vmsa_counters *k,
+			   uint64_t in_progress)
+{
+	o->reclaims += k->windows;
+	o->reclaims_completed += k->completed;
+	o->in_progress += in_progress;
+	o->pages_scanned += vmsa_scanned(k);
+	o->pages_scanned_file += k->scanned_file;
+	o->pages_scanned_anon += k->scanned_anon;
+	o->pages_reclaimed += vmsa_reclaimed(k);
+	o->pages_reclaimed_file += k->reclaimed_file;
+	o->pages_reclaimed_anon += k->reclaimed_anon;
+	o->write_file_async += k->write[1][0];
+	o->write_anon_async += k->write[0][0];
+	o->write_file_sync += k->write[1][1];
+	o->write_anon_sync += k->write[0][1];
+	o->write_pages += k->write_pages;
+	o->latency_ns += k->latency_ns;
+	o->end_nr_reclaimed += k->end_nr_reclaimed;
+}
+
+static void compute_totals(struct vmsa_summary *sum)
+{
+	struct vmsa_totals *t = &sum->totals;
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		for (int c = 0; c < VMSA_CTX__COUNT; c++)
+			add_ctx_totals(&t->ctx[c], &r->ctx[c], r->in_progress[c]);
+		t->wakeup_kswapd += r->wakeup_kswapd;
+		t->kswapd_wakeups += r->kswapd_wakeups;
+		t->kswapd_rewakeups += r->kswapd_rewakeups;
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+			t->throttled[b] += r->throttled[b];
+			t->throttled_usec[b] += r->throttled_usec[b];
+		}
+		t->unmatched_ends += r->unmatched_ends + r->kswapd_sleep_without_wake;
+		t->unmatched_begins += r->unmatched_begins;
+	}
+	t->tasks = sum->nrows;
+
+	uint64_t sync_evidence = 0, modern = 0, isolates = sum->events_by_type[VMSA_EV_LRU_ISOLATE];
+	for (size_t i = 0; i < sum->nsources; i++) {
+		const struct vmsa_traits *tr = &sum->sources[i].traits;
+		sync_evidence += tr->writes_with_sync_field + tr->writes_flag_sync;
+		modern += tr->write_folio_events + tr->lines_with_lru_name;
+		t->events_lost += sum->sources[i].counts.events_lost;
+	}
+	/* reclaim writes have been async only since lumpy reclaim went (3.x) */
+	t->sync_applicable = sync_evidence > 0 || modern == 0;
+	uint64_t windows = t->ctx[VMSA_CTX_DIRECT].reclaims + t->ctx[VMSA_CTX_MEMCG].reclaims +
+			   t->kswapd_wakeups;
+	t->scans_missing = windows > 0 && isolates == 0;
+}
+
+int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
+{
+	*out = NULL;
+	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		return VMSA_E_NOMEM;
+	size_t n = HASH_COUNT(st->rows);
+	sum->rows = calloc(n ? n : 1, sizeof(*sum->rows));
+	if (!sum->rows || vmsa_comms_copy(&sum->comms, &st->comms))
+		goto nomem;
+	const struct vmsa_task_row *r, *rt;
+	HASH_ITER(hh, st->rows, r, rt)
+	{
+		struct vmsa_task_row *c = row_clone(r);
+		if (!c)
+			goto nomem;
+		sum->rows[sum->nrows++] = c;
+	}
+	/* what is still open is reported as in progress, up to the last event */
+	const struct task_state *t, *tt;
+	HASH_ITER(hh, st->tasks, t, tt)
+	{
+		if (!t->row)
+			continue;
+		struct vmsa_task_row *c = NULL;
+		for (size_t i = 0; i < sum->nrows; i++)
+			if (sum->rows[i]->key.pid == t->row->key.pid &&
+			    sum->rows[i]->key.comm_id == t->row->key.comm_id) {
+				c = sum->rows[i];
+				break;
+			}
+		if (!c)
+			continue;
+		for (int i = 0; i < t->nwin; i++) {
+			c->in_progress[t->win[i].ctx]++;
+			c->in_progress_ns[t->win[i].ctx] +=
+				st->last_ts > t->win[i].begin_ts ? st->last_ts - t->win[i].begin_ts : 0;
+		}
+		if (t->awake) {
+			c->in_progress[VMSA_CTX_KSWAPD]++;
+			c->in_progress_ns[VMSA_CTX_KSWAPD] +=
+				st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
+		}
+	}
+	fold_placeholders(sum, st->placeholder_id);
+	sum->ignore_pid = st->opts.ignore_pid;
+	if (sum->ignore_pid && merge_by_name(sum))
+		goto nomem;
+	qsort_r(sum->rows, sum->nrows, sizeof(*sum->rows), row_cmp, sum);
+
+	if (st->nsources) {
+		sum->sources = calloc(st->nsources, sizeof(*sum->sources));
+		if (!sum->sources)
+			goto nomem;
+		for (size_t i = 0; i < st->nsources; i++) {
+			sum->sources[i] = st->sources[i];
+			sum->sources[i].name = strdup(st->sources[i].name);
+			sum->sources[i].format = strdup(st->sources[i].format);
+			sum->nsources++;
+			if (!sum->sources[i].name || !sum->sources[i].format)
+				goto nomem;
+		}
+	}
+	if (vmsa_hist_copy(&sum->stall_hist, &st->stall) ||
+	    vmsa_hist_copy(&sum->awake_hist, &st->awake) ||
+	    vmsa_hist_copy(&sum->memcg_hist, &st->memcg))
+		goto nomem;
+	sum->first_ts_ns = st->first_ts;
+	sum->last_ts_ns = st->last_ts;
+	sum->have_ts = st->have_ts;
+	sum->events = st->events;
+	memcpy(sum->events_by_type, st->by_type, sizeof(sum->events_by_type));
+	sum->negative_latencies = st->negative_latencies;
+	sum->comm_changes = st->comm_changes;
+	sum->isolations_counted = st->isolations_counted;
+	sum->isolations_not_counted = st->isolations_not_counted;
+	compute_totals(sum);
+	if (!sum->nsources)
+		sum->totals.events_lost = st->lost;
+	*out = sum;
+	return 0;
+nomem:
+	vmsa_summary_free(sum);
+	return VMSA_E_NOMEM;
+}
+
+void vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out)
+{
+	*out = sum->totals;
+}
+
+const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,
+			      size_t *len)
+{
+	const struct vmsa_comm *c = sum->comms.by_id[row->key.comm_id];
+	if (len)
+		*len = c->len;
+	return c->name;
+}
+
+const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *sum,
+						   const char *comm, int32_t pid)
+{
+	size_t n = strlen(comm);
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_comm *c = sum->comms.by_id[sum->rows[i]->key.comm_id];
+		if (sum->rows[i]->key.pid == pid && c->len == n && memcmp(c->name, comm, n) == 0)
+			return sum->rows[i];
+	}
+	return NULL;
+}
+
+void vmsa_task_row_view(const struct vmsa_task_row *r, struct vmsa_task_row_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->direct_reclaims = r->ctx[VMSA_CTX_DIRECT].windows;
+	memcpy(v->direct_by_order, r->begins_by_order[VMSA_CTX_DIRECT], sizeof(v->direct_by_order));
+	v->wakeup_kswapd = r->wakeup_kswapd;
+	memcpy(v->wakeup_by_order, r->wakeup_by_order, sizeof(v->wakeup_by_order));
+	v->kswapd_wakeups = r->kswapd_wakeups;
+	v->kswapd_rewakeups = r->kswapd_rewakeups;
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		add_ctx_totals(&v->ctx[c], &r->ctx[c], r->in_progress[c]);
+	v->in_progress = r->in_progress[VMSA_CTX_DIRECT];
+}
