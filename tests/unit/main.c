@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#include <check.h>
+#include <stdlib.h>
+
+Suite *text_suite(void);
+Suite *stats_suite(void);
+Suite *hist_suite(void);
+Suite *fixtures_suite(void);
+
+int main(void)
+{
+	SRunner *sr = srunner_create(text_suite());
+	srunner_add_suite(sr, stats_suite());
+	srunner_add_suite(sr, hist_suite());
+	srunner_add_suite(sr, fixtures_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

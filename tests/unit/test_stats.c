@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Aggregation rules, each on a few hand-written lines whose expected values
+ * are counted by hand in the comment above the assertions.
+ */
+#include "helpers.h"
+
+#define ISO(task, ts, nr, lru)                                                              \
+	"  " task " [000] " ts ": mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 " \
+	"nr_requested=32 nr_scanned=" #nr " nr_skipped=0 nr_taken=" #nr " lru=" lru "\n"
+#define SHRINK(task, ts, nr, rec, kind)                                                     \
+	"  " task " [000] " ts ": mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=" #nr        \
+	" nr_reclaimed=" #rec " nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 "    \
+	"nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 "    \
+	"flags=RECLAIM_WB_" kind "|RECLAIM_WB_ASYNC\n"
+#define WRITE(task, ts, kind)                                                       \
+	"  " task " [000] " ts ": mm_vmscan_write_folio: page=0 pfn=0x1 flags=RECLAIM_WB_" kind \
+	"|RECLAIM_WB_ASYNC\n"
+#define LINE(task, ts, ev) "  " task " [000] " ts ": " ev "\n"
+
+START_TEST(test_scans_charged_to_enclosing_window)
+{
+	/* dd: direct window holds 32 inactive_file + 10 active_anon (rotation, not a scan);
+	 * after the window 5 more pages are scanned: outside_reclaim.
+	 * kswapd0 scans 64 before any wake (still kswapd by its name). */
+	struct run r = analyze(
+		LINE("dd-10", "1.000000", "mm_vmscan_direct_reclaim_begin: order=0")
+		ISO("dd-10", "1.000001", 32, "inactive_file")
+		ISO("dd-10", "1.000002", 10, "active_anon")
+		SHRINK("dd-10", "1.000003", 32, 30, "FILE")
+		WRITE("dd-10", "1.000004", "FILE")
+		LINE("dd-10", "1.000010", "mm_vmscan_direct_reclaim_end: nr_reclaimed=30")
+		ISO("dd-10", "1.000020", 5, "inactive_anon")
+		ISO("kswapd0-2", "1.000030", 64, "inactive_anon")
+		SHRINK("kswapd0-2", "1.000031", 64, 60, "ANON"),
+		NULL, NULL);
+	const struct vmsa_ctx_totals *d = &r.t.ctx[VMSA_CTX_DIRECT];
+	ck_assert_uint_eq(d->reclaims, 1);
+	ck_assert_uint_eq(d->pages_scanned, 32);
+	ck_assert_uint_eq(d->pages_scanned_file, 32);
+	ck_assert_uint_eq(d->pages_reclaimed_file, 30);
+	ck_assert_uint_eq(d->write_file_async, 1);
+	ck_assert_uint_eq(d->latency_ns, 10000);
+	ck_assert_uint_eq(d->end_nr_reclaimed, 30);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_scanned, 5);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].pages_scanned_anon, 64);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].pages_reclaimed_anon, 60);
+	ck_assert_int_eq(r.t.sync_applicable, 0); /* 6.1: lru names, write_folio */
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_memcg_and_softlimit_apart_from_direct)
+{
+	/* memcg window: 16 scanned; kswapd enters a softlimit window: 8 scanned there,
+	 * then 4 more as kswapd after it ends. */
+	struct run r = analyze(
+		LINE("hog-20", "2.0", "mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL")
+		ISO("hog-20", "2.000001", 16, "inactive_anon")
+		LINE("hog-20", "2.000500", "mm_vmscan_memcg_reclaim_end: nr_reclaimed=16")
+		LINE("kswapd0-2", "2.001", "mm_vmscan_kswapd_wake: nid=0 order=0")
+		LINE("kswapd0-2", "2.002", "mm_vmscan_memcg_softlimit_reclaim_begin: order=0")
+		ISO("kswapd0-2", "2.003", 8, "inactive_file")
+		LINE("kswapd0-2", "2.004", "mm_vmscan_memcg_softlimit_reclaim_end: nr_reclaimed=8")
+		ISO("kswapd0-2", "2.005", 4, "inactive_file")
+		LINE("kswapd0-2", "2.006", "mm_vmscan_kswapd_sleep: nid=0"),
+		NULL, NULL);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims, 0);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 0);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_MEMCG].reclaims, 1);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_MEMCG].pages_scanned, 16);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_MEMCG].latency_ns, 500000);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_SOFTLIMIT].pages_scanned, 8);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].pages_scanned, 4);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].latency_ns, 5000000);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_unmatched_and_in_progress)
+{
+	/* a-1: end with no begin (unmatched end, no latency); begin, begin again (the first
+	 * is abandoned), end (completes the second: 2 ms); begin at 5.0 never ended: in
+	 * progress for 1 s up to the last event at 6.0. */
+	struct run r = analyze(
+		LINE("a-1", "1.0", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1")
+		LINE("a-1", "2.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		LINE("a-1", "3.0", "mm_vmscan_direct_reclaim_begin: order=1")
+		LINE("a-1", "3.002", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1")
+		LINE("a-1", "5.0", "mm_vmscan_direct_reclaim_begin: order=2")
+		LINE("b-2", "6.0", "mm_vmscan_wakeup_kswapd: nid=0 order=0"),
+		NULL, NULL);
+	const struct vmsa_task_row *a = row(&r, "a", 1);
+	ck_assert_uint_eq(a->unmatched_ends, 1);
+	ck_assert_uint_eq(a->unmatched_begins, 1);
+	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].windows, 3);
+	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].completed, 1);
+	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].latency_ns, 2000000);
+	ck_assert_uint_eq(a->in_progress[VMSA_CTX_DIRECT], 1);
+	ck_assert_uint_eq(a->in_progress_ns[VMSA_CTX_DIRECT], 1000000000ull);
+	ck_assert_uint_eq(a->begins_by_order[VMSA_CTX_DIRECT][2], 1);
+	ck_assert_uint_eq(r.sum->stall_hist.count, 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_pid_reuse_and_placeholder)
+{
+	/* pid 5: "a" begins and never ends; then "b" (pid reused) reclaims for 1 ms.
+	 * pid 7: begins as <...>, ends as x: one reclaim of 3 ms, folded into x-7. */
+	struct run r = analyze(
+		LINE("a-5", "1.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		LINE("b-5", "2.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		LINE("b-5", "2.001", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1")
+		LINE("<...>-7", "3.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		LINE("x-7", "3.003", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1"),
+		NULL, NULL);
+	const struct vmsa_task_row *a = row(&r, "a", 5), *b = row(&r, "b", 5), *x = row(&r, "x", 7);
+	ck_assert_uint_eq(a->unmatched_begins, 1);
+	ck_assert_uint_eq(a->in_progress[VMSA_CTX_DIRECT], 0);
+	ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 1);
+	ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].latency_ns, 1000000);
+	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].windows, 1);
+	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].completed, 1);
+	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
+	ck_assert_ptr_null(vmsa_summary_find_task(r.sum, "<...>", 7));
+	ck_assert_uint_eq(r.sum->comm_changes, 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_kswapd_rewake_and_stray_sleep)
+{
+	/* sleep before any wake: counted, no latency.  wake order 0, wake order 3 while
+	 * awake (a re-wakeup), sleep 4 ms after the first wake: latency of order 3. */
+	struct run r = analyze(
+		LINE("kswapd0-2", "1.0", "mm_vmscan_kswapd_sleep: nid=0")
+		LINE("kswapd0-2", "2.0", "mm_vmscan_kswapd_wake: nid=0 order=0")
+		LINE("kswapd0-2", "2.001", "mm_vmscan_kswapd_wake: nid=0 order=3")
+		LINE("kswapd0-2", "2.004", "mm_vmscan_kswapd_sleep: nid=0"),
+		NULL, &(struct vmsa_stats_options){.keep_latency_list = 1});
+	const struct vmsa_task_row *k = row(&r, "kswapd0", 2);
+	ck_assert_uint_eq(k->kswapd_wakeups, 1);
+	ck_assert_uint_eq(k->kswapd_rewakeups, 1);
+	ck_assert_uint_eq(k->kswapd_wake_by_order[0], 1);
+	ck_assert_uint_eq(k->kswapd_rewake_by_order[3], 1);
+	ck_assert_uint_eq(k->kswapd_sleep_without_wake, 1);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 4000000);
+	ck_assert_uint_eq(k->nlat, 1);
+	ck_assert_int_eq(k->lat[0].order, 3);
+	ck_assert_int_eq(k->kswapd_nid, 0);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_ignore_pid_merges_by_name)
+{
+	struct run r = analyze(
+		LINE("dd-1", "1.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		LINE("dd-1", "1.001", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1")
+		LINE("dd-2", "1.0", "mm_vmscan_direct_reclaim_begin: order=1")
+		LINE("dd-2", "1.002", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1"),
+		NULL, &(struct vmsa_stats_options){.ignore_pid = 1});
+	ck_assert_uint_eq(r.sum->nrows, 1);
+	const struct vmsa_task_row *d = row(&r, "dd", -1);
+	ck_assert_uint_eq(d->ctx[VMSA_CTX_DIRECT].windows, 2);
+	ck_assert_uint_eq(d->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
+	ck_assert_uint_eq(d->begins_by_order[VMSA_CTX_DIRECT][0], 1);
+	ck_assert_uint_eq(d->begins_by_order[VMSA_CTX_DIRECT][1], 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_backwards_time_and_missing_scans)
+{
+	/* end before begin in time: latency 0 and counted; no lru_isolate at all: scans
+	 * are unknown, not zero; a 2.6.35 write: sync counts apply. */
+	struct run r = analyze(
+		LINE("a-1", "5.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		LINE("a-1", "4.0", "mm_vmscan_writepage: page=0 pfn=1 file=0 sync_io=1")
+		LINE("a-1", "4.5", "mm_vmscan_direct_reclaim_end: nr_reclaimed=0")
+		"CPU:0 [LOST 7 EVENTS]\n",
+		NULL, NULL);
+	ck_assert_uint_eq(r.sum->negative_latencies, 1);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].latency_ns, 0);
+	ck_assert_int_eq(r.t.scans_missing, 1);
+	ck_assert_int_eq(r.t.sync_applicable, 1);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].write_anon_sync, 1);
+	ck_assert_uint_eq(r.t.events_lost, 7);
+	ck_assert_uint_eq(r.counts.lines_lost_markers, 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_throttle_and_write_pages)
+{
+	struct run r = analyze(
+		LINE("a-1", "1.0", "mm_vmscan_throttled: nid=0 usec_timeout=100000 "
+				   "usect_delayed=20000 reason=VMSCAN_THROTTLE_WRITEBACK")
+		LINE("a-1", "1.1", "mm_vmscan_throttled: nid=0 usec_timeout=100000 "
+				   "usect_delayed=5 reason=VMSCAN_THROTTLE_ISOLATED")
+		LINE("kswapd0-2", "1.2", "mm_vmscan_write_folio: page=0 pfn=0x1 nr_pages=4 "
+					 "flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"),
+		NULL, NULL);
+	ck_assert_uint_eq(r.t.throttled[VMSA_THROTTLE_WRITEBACK], 1);
+	ck_assert_uint_eq(r.t.throttled_usec[VMSA_THROTTLE_WRITEBACK], 20000);
+	ck_assert_uint_eq(r.t.throttled[VMSA_THROTTLE_ISOLATED], 1);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].write_file_async, 1);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].write_pages, 4);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_counts_partition_lines)
+{
+	/* every line lands in exactly one bucket */
+	struct run r = analyze("# header\n"
+			       "\n"
+			       LINE("a-1", "1.0", "sched_switch: prev_comm=a")
+			       LINE("a-1", "1.0", "mm_vmscan_direct_reclaim_begin: order=zz")
+			       LINE("a-1", "1.0", "mm_vmscan_direct_reclaim_begin: order=0")
+			       "CPU:1 [LOST 2 EVENTS]\n"
+			       "no newline at the end",
+			       NULL, NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 7);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 1);
+	ck_assert_uint_eq(r.counts.lines_ignored, 4);
+	ck_assert_uint_eq(r.counts.lines_rejected, 1);
+	ck_assert_uint_eq(r.counts.lines_lost_markers, 1);
+	ck_assert_uint_eq(r.counts.rejected_by_reason[VMSA_REJECT_BAD_NUMBER], 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_stats_reject_invalid_events)
+{
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	struct vmsa_event ev = {.type = VMSA_EV_RECLAIM_BEGIN, .order = 99, .comm = "a",
+				.comm_len = 1};
+	ck_assert_int_eq(vmsa_stats_add(st, &ev), VMSA_E_INVAL);
+	ev.order = 0;
+	ev.ctx = VMSA_CTX_KSWAPD;
+	ck_assert_int_eq(vmsa_stats_add(st, &ev), VMSA_E_INVAL);
+	ev.type = VMSA_EV__COUNT;
+	ck_assert_int_eq(vmsa_stats_add(st, &ev), VMSA_E_INVAL);
+	vmsa_stats_free(st);
+}
+END_TEST
+
+Suite *stats_suite(void);
+Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("rules");
+	tcase_add_test(tc, test_scans_charged_to_enclosing_window);
+	tcase_add_test(tc, test_memcg_and_softlimit_apart_from_direct);
+	tcase_add_test(tc, test_unmatched_and_in_progress);
+	tcase_add_test(tc, test_pid_reuse_and_placeholder);
+	tcase_add_test(tc, test_kswapd_rewake_and_stray_sleep);
+	tcase_add_test(tc, test_ignore_pid_merges_by_name);
+	tcase_add_test(tc, test_backwards_time_and_missing_scans);
+	tcase_add_test(tc, test_throttle_and_write_pages);
+	tcase_add_test(tc, test_counts_partition_lines);
+	tcase_add_test(tc, test_stats_reject_invalid_events);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* The text line decoder: one table row per format, event type and defect. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmsa/vmsa.h"
+
+struct line_case {
+	const char *what;
+	const char *line;
+	enum vmsa_line_kind kind;
+	enum vmsa_reject_reason reason; /* when rejected */
+	enum vmsa_event_type type;	/* when an event */
+	const char *comm;
+	int32_t pid, cpu;
+	uint64_t ts_ns;
+	int32_t order;
+	enum vmsa_ctx ctx;
+	uint64_t nr_scanned, nr_reclaimed;
+	enum vmsa_lru lru;
+	int file, sync;
+	uint64_t lost, nr_pages;
+};
+
+#define EV VMSA_LINE_EVENT
+#define REJ VMSA_LINE_REJECTED
+#define IGN VMSA_LINE_IGNORED
+
+static const struct line_case cases[] = {
+	/* ---- layouts ---- */
+	{"2.6.35 trace_pipe, no flags column",
+	 "           dd-1234  [001]  100.000200: mm_vmscan_direct_reclaim_begin: order=2 "
+	 "may_writepage=1 gfp_flags=GFP_HIGHUSER_MOVABLE",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "dd", 1234, 1, 100000200000ull, 2, VMSA_CTX_DIRECT},
+	{"6.1 trace with 5-char irq/preempt flags",
+	 "              dd-1234    [003] d..1.   100.000300: mm_vmscan_direct_reclaim_end: "
+	 "nr_reclaimed=30",
+	 EV, 0, VMSA_EV_RECLAIM_END, "dd", 1234, 3, 100000300000ull, -1, VMSA_CTX_DIRECT, 0, 30},
+	{"4-char flags of 4.x kernels",
+	 "  kswapd0-45 [000] d..2  7.5: mm_vmscan_kswapd_wake: nid=0 order=3", EV, 0,
+	 VMSA_EV_KSWAPD_WAKE, "kswapd0", 45, 0, 7500000000ull, 3},
+	{"(TGID) column",
+	 "            bash-1977    (   1977) [000] .....    52.437000: mm_vmscan_wakeup_kswapd: "
+	 "nid=0 order=1 gfp_flags=GFP_KERNEL",
+	 EV, 0, VMSA_EV_WAKEUP_KSWAPD, "bash", 1977, 0, 52437000000ull, 1},
+	{"(TGID) column unknown",
+	 "  kworker/0:1-12 (-------) [001] ..... 1.000001: mm_vmscan_kswapd_sleep: nid=0", EV, 0,
+	 VMSA_EV_KSWAPD_SLEEP, "kworker/0:1", 12, 1, 1000001000ull},
+	{"trace-cmd report -t nanoseconds",
+	 "         dd-88    [001]  2047.123456789: mm_vmscan_direct_reclaim_begin: order=0 "
+	 "gfp_flags=GFP_KERNEL",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "dd", 88, 1, 2047123456789ull, 0, VMSA_CTX_DIRECT},
+	{"integer timestamps (counter clock) are taken as ns",
+	 "  dd-88 [001] 123456: mm_vmscan_direct_reclaim_begin: order=0", EV, 0,
+	 VMSA_EV_RECLAIM_BEGIN, "dd", 88, 1, 123456, 0, VMSA_CTX_DIRECT},
+	{"perf script",
+	 "        kswapd0    46 [001]   123.456789: vmscan:mm_vmscan_kswapd_wake: nid=0 order=0",
+	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 46, 1, 123456789000ull, 0},
+	{"perf script pid/tid and a name with a space",
+	 "  Web Content  4100/4113 [002]  9.000001: vmscan:mm_vmscan_direct_reclaim_begin: "
+	 "order=0 gfp_flags=GFP_HIGHUSER_MOVABLE",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "Web Content", 4113, 2, 9000001000ull, 0, VMSA_CTX_DIRECT},
+	/* ---- task names ---- */
+	{"name with spaces, slash, dot, colon and dashes",
+	 " kworker/u4:2 x.y-z-77 [000] ..... 1.000000: mm_vmscan_direct_reclaim_begin: order=0",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "kworker/u4:2 x.y-z", 77, 0, 1000000000ull, 0,
+	 VMSA_CTX_DIRECT},
+	{"name ending in digits",
+	 "   java-7-2-4242 [000] 1.000000: mm_vmscan_direct_reclaim_begin: order=0", EV, 0,
+	 VMSA_EV_RECLAIM_BEGIN, "java-7-2", 4242, 0, 1000000000ull, 0, VMSA_CTX_DIRECT},
+	{"name holding brackets",
+	 "  a [1] b-5 [002] 1.000000: mm_vmscan_direct_reclaim_begin: order=0", EV, 0,
+	 VMSA_EV_RECLAIM_BEGIN, "a [1] b", 5, 2, 1000000000ull, 0, VMSA_CTX_DIRECT},
+	{"<...> placeholder name",
+	 "           <...>-77      [001] .....   100.004000: mm_vmscan_direct_reclaim_end: "
+	 "nr_reclaimed=0",
+	 EV, 0, VMSA_EV_RECLAIM_END, "<...>", 77, 1, 100004000000ull, -1, VMSA_CTX_DIRECT},
+	{"pid 0", "          <idle>-0     [000] d.s2 5.0: mm_vmscan_wakeup_kswapd: nid=0 order=0",
+	 EV, 0, VMSA_EV_WAKEUP_KSWAPD, "<idle>", 0, 0, 5000000000ull, 0},
+	/* ---- events ---- */
+	{"memcg reclaim begin",
+	 "  a-1 [000] 1.0: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL", EV, 0,
+	 VMSA_EV_RECLAIM_BEGIN, "a", 1, 0, 1000000000ull, 0, VMSA_CTX_MEMCG},
+	{"memcg reclaim end", "  a-1 [000] 1.0: mm_vmscan_memcg_reclaim_end: nr_reclaimed=7", EV,
+	 0, VMSA_EV_RECLAIM_END, "a", 1, 0, 1000000000ull, -1, VMSA_CTX_MEMCG, 0, 7},
+	{"softlimit begin",
+	 "  a-1 [000] 1.0: mm_vmscan_memcg_softlimit_reclaim_begin: order=0 gfp_flags=GFP_KERNEL",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "a", 1, 0, 1000000000ull, 0, VMSA_CTX_SOFTLIMIT},
+	{"softlimit end", "  a-1 [000] 1.0: mm_vmscan_memcg_softlimit_reclaim_end: nr_reclaimed=1",
+	 EV, 0, VMSA_EV_RECLAIM_END, "a", 1, 0, 1000000000ull, -1, VMSA_CTX_SOFTLIMIT, 0, 1},
+	{"node reclaim begin",
+	 "  a-1 [000] 1.0: mm_vmscan_node_reclaim_begin: nid=0 order=1 gfp_flags=GFP_KERNEL", EV,
+	 0, VMSA_EV_RECLAIM_BEGIN, "a", 1, 0, 1000000000ull, 1, VMSA_CTX_NODE},
+	{"node reclaim end", "  a-1 [000] 1.0: mm_vmscan_node_reclaim_end: nr_reclaimed=3", EV, 0,
+	 VMSA_EV_RECLAIM_END, "a", 1, 0, 1000000000ull, -1, VMSA_CTX_NODE, 0, 3},
+	{"wakeup_kswapd with zid (2.6.35)",
+	 "  a-1 [000] 1.0: mm_vmscan_wakeup_kswapd: nid=0 zid=2 order=3", EV, 0,
+	 VMSA_EV_WAKEUP_KSWAPD, "a", 1, 0, 1000000000ull, 3},
+	{"lru_isolate 6.1 inactive_file, classzone=",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 "
+	 "nr_requested=32 nr_scanned=40 nr_skipped=8 nr_taken=32 lru=inactive_file",
+	 EV, 0, VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, 0, 0, 40, 0,
+	 VMSA_LRU_INACTIVE_FILE, 1, -1},
+	{"lru_isolate 5.x classzone_idx= and active_anon",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: isolate_mode=0 classzone_idx=2 order=0 "
+	 "nr_requested=32 nr_scanned=12 nr_skipped=0 nr_taken=12 lru=active_anon",
+	 EV, 0, VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, 0, 0, 12, 0, VMSA_LRU_ACTIVE_ANON,
+	 0, -1},
+	{"lru_isolate 2.6.35 (no list)",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: isolate_mode=0 order=0 nr_requested=32 "
+	 "nr_scanned=32 nr_taken=30 contig_taken=0 contig_dirty=0 contig_failed=0",
+	 EV, 0, VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, 0, 0, 32, 0, VMSA_LRU_UNKNOWN, -1,
+	 -1},
+	{"lru_isolate 3.x file=",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: isolate_mode=1 order=0 nr_requested=32 "
+	 "nr_scanned=9 nr_taken=9 file=1",
+	 EV, 0, VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, 0, 0, 9, 0, VMSA_LRU_UNKNOWN, 1, -1},
+	{"lru_isolate numeric lru",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=5 nr_taken=5 lru=2", EV, 0,
+	 VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, -1, 0, 5, 0, VMSA_LRU_INACTIVE_FILE, 1, -1},
+	{"writepage 2.6.35 file sync",
+	 "  a-1 [000] 1.0: mm_vmscan_writepage: page=ffffea0000001234 pfn=4660 file=1 sync_io=1",
+	 EV, 0, VMSA_EV_WRITE, "a", 1, 0, 1000000000ull, -1, 0, 0, 0, 0, 1, 1},
+	{"writepage 3.x flags anon sync",
+	 "  a-1 [000] 1.0: mm_vmscan_writepage: page=ffffea0000001234 pfn=4660 "
+	 "flags=RECLAIM_WB_ANON|RECLAIM_WB_SYNC",
+	 EV, 0, VMSA_EV_WRITE, "a", 1, 0, 1000000000ull, -1, 0, 0, 0, 0, 0, 1},
+	{"write_folio 6.1",
+	 "  a-1 [000] 1.0: mm_vmscan_write_folio: page=0000000012345678 pfn=0x1234 "
+	 "flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC",
+	 EV, 0, VMSA_EV_WRITE, "a", 1, 0, 1000000000ull, -1, 0, 0, 0, 0, 1, 0},
+	{"write_folio with nr_pages (kernel/ series)",
+	 "  a-1 [000] 1.0: mm_vmscan_write_folio: page=0000000012345678 pfn=0x1234 nr_pages=16 "
+	 "flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC",
+	 EV, 0, VMSA_EV_WRITE, "a", 1, 0, 1000000000ull, -1, 0, 0, 0, 0, 1, 0, 0, 16},
+	{"shrink_inactive 6.1",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=31 "
+	 "nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 "
+	 "nr_activate_file=1 nr_ref_keep=0 nr_unmap_fail=0 priority=12 "
+	 "flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC",
+	 EV, 0, VMSA_EV_SHRINK_INACTIVE, "a", 1, 0, 1000000000ull, -1, 0, 32, 31, 0, 1, -1},
+	{"shrink_active 6.1",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_shrink_active: nid=0 nr_taken=32 nr_active=0 "
+	 "nr_deactivated=32 nr_referenced=0 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC",
+	 EV, 0, VMSA_EV_SHRINK_ACTIVE, "a", 1, 0, 1000000000ull, -1, 0, 0, 0, 0, 0, -1},
+	{"throttled",
+	 "  a-1 [000] 1.0: mm_vmscan_throttled: nid=0 usec_timeout=100000 usect_delayed=20000 "
+	 "reason=VMSCAN_THROTTLE_WRITEBACK",
+	 EV, 0, VMSA_EV_THROTTLED, "a", 1, 0, 1000000000ull},
+	{"shrink_slab_start",
+	 "  a-1 [000] 1.0: mm_shrink_slab_start: super_cache_scan+0x0/0x1a0 00000000a1b2c3d4: "
+	 "nid: 0 objects to shrink 0 gfp_flags GFP_KERNEL cache items 120 delta 3 total_scan 3 "
+	 "priority 12",
+	 EV, 0, VMSA_EV_SLAB_START, "a", 1, 0, 1000000000ull},
+	{"shrink_slab_end",
+	 "  a-1 [000] 1.0: mm_shrink_slab_end: super_cache_scan+0x0/0x1a0 00000000a1b2c3d4: "
+	 "nid: 0 unused scan count 0 new scan count 3 total_scan 0 last shrinker return val 7",
+	 EV, 0, VMSA_EV_SLAB_END, "a", 1, 0, 1000000000ull},
+	/* ---- markers and other lines ---- */
+	{"trace_pipe lost marker", "CPU:1 [LOST 12 EVENTS]", VMSA_LINE_LOST, 0, VMSA_EV_LOST,
+	 .lost = 12},
+	{"trace-cmd dropped marker", "CPU:0 [3456 EVENTS DROPPED]", VMSA_LINE_LOST, 0,
+	 VMSA_EV_LOST, .lost = 3456},
+	{"trace-cmd dropped, count unknown", "CPU:0 [EVENTS DROPPED]", VMSA_LINE_LOST, 0,
+	 VMSA_EV_LOST, .lost = 0},
+	{"comment", "# tracer: nop", IGN},
+	{"blank", "   ", IGN},
+	{"trace-cmd header", "cpus=2", IGN},
+	{"other event",
+	 "  bash-1 [000] 1.0: sched_switch: prev_comm=bash prev_pid=1 ==> next_comm=swapper/0",
+	 IGN},
+	{"future vmscan event", "  a-1 [000] 1.0: mm_vmscan_something_new: x=1", IGN},
+	{"garbage", "\x01\x02\xff binary junk [", IGN},
+	/* ---- rejected ---- */
+	{"missing order", "  a-1 [000] 1.0: mm_vmscan_direct_reclaim_begin: gfp_flags=GFP_KERNEL",
+	 REJ, VMSA_REJECT_MISSING_FIELD},
+	{"non-numeric order", "  a-1 [000] 1.0: mm_vmscan_direct_reclaim_begin: order=x", REJ,
+	 VMSA_REJECT_BAD_NUMBER},
+	{"order out of range", "  a-1 [000] 1.0: mm_vmscan_kswapd_wake: nid=0 order=99", REJ,
+	 VMSA_REJECT_OUT_OF_RANGE},
+	{"negative count",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=-5 nr_taken=0 lru=inactive_anon",
+	 REJ, VMSA_REJECT_OUT_OF_RANGE},
+	{"64-bit overflow",
+	 "  a-1 [000] 1.0: mm_vmscan_direct_reclaim_end: nr_reclaimed=99999999999999999999", REJ,
+	 VMSA_REJECT_OUT_OF_RANGE},
+	{"unknown lru name",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=1 nr_taken=1 lru=purple", REJ,
+	 VMSA_REJECT_BAD_VALUE},
+	{"unknown reclaim flag",
+	 "  a-1 [000] 1.0: mm_vmscan_write_folio: page=0 pfn=0x1 flags=RECLAIM_WB_PURPLE", REJ,
+	 VMSA_REJECT_BAD_VALUE},
+	{"write without file or flags", "  a-1 [000] 1.0: mm_vmscan_writepage: page=0 pfn=1",
+	 REJ, VMSA_REJECT_MISSING_FIELD},
+	{"vmscan line without a header", "garbage mm_vmscan_direct_reclaim_begin: order=0", REJ,
+	 VMSA_REJECT_BAD_HEADER},
+};
+
+START_TEST(test_line_table)
+{
+	const struct line_case *c = &cases[_i];
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason reason = VMSA_REJECT__COUNT;
+	enum vmsa_line_kind k = vmsa_text_parse_line(p, c->line, strlen(c->line), &ev, &reason);
+	ck_assert_msg(k == c->kind, "%s: kind %d, want %d", c->what, k, c->kind);
+	if (k == REJ)
+		ck_assert_msg(reason == c->reason, "%s: reason %s", c->what,
+			      vmsa_reject_reason_name(reason));
+	if (k == VMSA_LINE_LOST)
+		ck_assert_msg(ev.type == VMSA_EV_LOST && ev.lost == c->lost, "%s", c->what);
+	if (k == EV) {
+		ck_assert_msg(ev.type == c->type, "%s: type %d", c->what, ev.type);
+		ck_assert_msg(ev.comm_len == strlen(c->comm) &&
+				      memcmp(ev.comm, c->comm, ev.comm_len) == 0,
+			      "%s: comm '%.*s'", c->what, (int)ev.comm_len, ev.comm);
+		ck_assert_msg(ev.pid == c->pid, "%s: pid %d", c->what, ev.pid);
+		ck_assert_msg(ev.cpu == c->cpu, "%s: cpu %d", c->what, ev.cpu);
+		ck_assert_msg(ev.ts_ns == c->ts_ns, "%s: ts %llu", c->what,
+			      (unsigned long long)ev.ts_ns);
+		if (c->type == VMSA_EV_RECLAIM_BEGIN || c->type == VMSA_EV_KSWAPD_WAKE ||
+		    c->type == VMSA_EV_WAKEUP_KSWAPD)
+			ck_assert_msg(ev.order == c->order, "%s: order %d", c->what, ev.order);
+		if (c->type == VMSA_EV_RECLAIM_BEGIN || c->type == VMSA_EV_RECLAIM_END)
+			ck_assert_msg(ev.ctx == c->ctx, "%s: ctx %d", c->what, ev.ctx);
+		if (c->type == VMSA_EV_LRU_ISOLATE || c->type == VMSA_EV_SHRINK_INACTIVE)
+			ck_assert_msg(ev.nr_scanned == c->nr_scanned, "%s: nr_scanned", c->what);
+		if (c->type == VMSA_EV_RECLAIM_END || c->type == VMSA_EV_SHRINK_INACTIVE)
+			ck_assert_msg(ev.nr_reclaimed == c->nr_reclaimed, "%s: nr_reclaimed",
+				      c->what);
+		if (c->type == VMSA_EV_LRU_ISOLATE)
+			ck_assert_msg(ev.lru == c->lru, "%s: lru %d", c->what, ev.lru);
+		if (c->type == VMSA_EV_LRU_ISOLATE || c->type == VMSA_EV_WRITE ||
+		    c->type == VMSA_EV_SHRINK_INACTIVE || c->type == VMSA_EV_SHRINK_ACTIVE)
+			ck_assert_msg(ev.file == c->file, "%s: file %d", c->what, ev.file);
+		if (c->type == VMSA_EV_WRITE) {
+			ck_assert_msg(ev.sync == c->sync, "%s: sync %d", c->what, ev.sync);
+			ck_assert_msg(ev.nr_pages == c->nr_pages, "%s: nr_pages", c->what);
+		}
+	}
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
+START_TEST(test_throttle_and_slab_values)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason r;
+	const char *t = "  a-1 [000] 1.0: mm_vmscan_throttled: nid=0 usec_timeout=100000 "
+			"usect_delayed=20000 reason=VMSCAN_THROTTLE_ISOLATED|VMSCAN_THROTTLE_CONGESTED";
+	ck_assert_int_eq(vmsa_text_parse_line(p, t, strlen(t), &ev, &r), EV);
+	ck_assert_int_eq(ev.usec_delayed, 20000);
+	ck_assert_int_eq(ev.usec_timeout, 100000);
+	ck_assert_uint_eq(ev.throttle_reasons,
+			  (1u << VMSA_THROTTLE_ISOLATED) | (1u << VMSA_THROTTLE_CONGESTED));
+	const char *s = "  a-1 [000] 1.0: mm_shrink_slab_end: f+0x0/0x1 0000: nid: 0 unused scan "
+			"count 0 new scan count 3 total_scan 0 last shrinker return val -1";
+	ck_assert_int_eq(vmsa_text_parse_line(p, s, strlen(s), &ev, &r), EV);
+	ck_assert_int_eq(ev.slab_freed, -1);
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
+START_TEST(test_nul_bytes_in_name)
+{
+	static const char line[] = "  a\0b-9 [000] 1.0: mm_vmscan_kswapd_sleep: nid=0";
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason r;
+	ck_assert_int_eq(vmsa_text_parse_line(p, line, sizeof(line) - 1, &ev, &r), EV);
+	ck_assert_uint_eq(ev.comm_len, 3);
+	ck_assert(memcmp(ev.comm, "a\0b", 3) == 0);
+	ck_assert_int_eq(ev.pid, 9);
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
+START_TEST(test_traits_follow_field_names)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason r;
+	const char *a = "  a-1 [000] 1.0: mm_vmscan_writepage: page=0 pfn=1 file=1 sync_io=0";
+	const char *b = "  a-1 [000] 1.0: mm_vmscan_write_folio: page=0 pfn=0x1 "
+			"flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC";
+	const char *c = "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=1 nr_taken=1 "
+			"lru=inactive_anon";
+	vmsa_text_parse_line(p, a, strlen(a), &ev, &r);
+	vmsa_text_parse_line(p, b, strlen(b), &ev, &r);
+	vmsa_text_parse_line(p, c, strlen(c), &ev, &r);
+	const struct vmsa_traits *t = vmsa_text_parser_traits(p);
+	ck_assert_uint_eq(t->writes_with_sync_field, 1);
+	ck_assert_uint_eq(t->writes_with_flags, 1);
+	ck_assert_uint_eq(t->write_folio_events, 1);
+	ck_assert_uint_eq(t->lines_with_lru_name, 1);
+	ck_assert_int_eq(t->dialect, VMSA_DIALECT_FTRACE);
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
+Suite *text_suite(void);
+Suite *text_suite(void)
+{
+	Suite *s = suite_create("text");
+	TCase *tc = tcase_create("lines");
+	tcase_add_loop_test(tc, test_line_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(tc, test_throttle_and_slab_values);
+	tcase_add_test(tc, test_nul_bytes_in_name);
+	tcase_add_test(tc, test_traits_follow_field_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
