@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Deterministic generator of vmscan traces, for tests and benchmarks.
 
 It simulates tasks doing direct reclaim and kswapd threads waking and
@@ -93,7 +93,7 @@ def build(args):
             else:
                 f = "order=%d may_writepage=1 gfp_flags=GFP_HIGHUSER_MOVABLE" % order
             events.append((ts, cpu, comm, pid, "mm_vmscan_direct_reclaim_begin", f))
-            end = ts + rnd.randrange(100, 20000)
+            end = ts + rnd.randrange(100, 3000)
             reclaim_body(ts, cpu, comm, pid, end)
             events.append((end, cpu, comm, pid, "mm_vmscan_direct_reclaim_end",
                            "nr_reclaimed=%d" % rnd.randrange(0, 64)))
@@ -107,7 +107,7 @@ def build(args):
             ts += rnd.randrange(100, 3000)
             events.append((ts, nid, comm, kpid, "mm_vmscan_kswapd_wake",
                            "nid=%d order=%d" % (nid, rnd.choice([0, 0, 1, 2]))))
-            end = ts + rnd.randrange(500, 50000)
+            end = ts + rnd.randrange(300, 6000)
             if rnd.random() < 0.3:
                 events.append((ts + 50, nid, comm, kpid, "mm_vmscan_kswapd_wake",
                                "nid=%d order=%d" % (nid, rnd.choice([0, 3]))))

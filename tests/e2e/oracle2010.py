@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """End-to-end: the 2010 Perl script (the oracle) and vmscan-analyze must agree.
 
 For several generated seed-format traces, every number of the oracle's

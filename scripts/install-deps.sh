@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs, from Debian's archive, every package the build and the tests need
+# and that this machine lacks.  Safe to run again; does nothing when all is there.
+set -eu
+PKGS="build-essential cmake pkg-config check libjson-c-dev uthash-dev
+      python3 python3-jsonschema perl util-linux"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing$missing" >&2
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
