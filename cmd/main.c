@@ -55,25 +55,19 @@ static const char usage_text[] =
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
 	"given; 5 input format not supported (binary trace.dat, perf.data).\n";
 
-static volatile sig_atomic_t sig_report, sig_exit;
-static volatile sig_atomic_t sig_last_sec = -100;
+/* The handlers only count; the main loop, woken by EINTR, does the timing. */
+static volatile sig_atomic_t sig_ints, sig_terms;
 
 static void on_sigint(int sig)
 {
 	(void)sig;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if ((long)ts.tv_sec - (long)sig_last_sec <= 2)
-		sig_exit = 1;
-	else
-		sig_report = 1;
-	sig_last_sec = (sig_atomic_t)ts.tv_sec;
+	sig_ints++;
 }
 
 static void on_sigterm(int sig)
 {
 	(void)sig;
-	sig_exit = 1;
+	sig_terms++;
 }
 
 struct cli {
@@ -85,7 +79,31 @@ struct cli {
 	long max_messages;
 	long messages;
 	FILE *lat_csv;
+	sig_atomic_t ints_seen;
+	double last_int;	/* when the last SIGINT was seen, or < 0 */
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What the signals since the last look ask for: 0 nothing, 1 report, 2 exit. */
+static int signal_request(struct cli *c)
+{
+	if (sig_terms)
+		return 2;
+	sig_atomic_t n = sig_ints;
+	if (n == c->ints_seen)
+		return 0;
+	double t = now_s();
+	bool quick = n - c->ints_seen > 1 || (c->last_int >= 0 && t - c->last_int <= 2.0);
+	c->ints_seen = n;
+	c->last_int = t;
+	return quick ? 2 : 1;
+}
 
 static void on_reject(const char *src, uint64_t line_no, enum vmsa_reject_reason r,
 		      const char *line, size_t len, void *payload)
@@ -157,12 +175,6 @@ static int report(const struct cli *c, struct vmsa_stats *st, FILE *out, bool fi
 	return EXIT_OK;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Feed one input; returns an exit status, or -1 to stop reading (signal). */
 static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
@@ -192,7 +204,7 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 				status = EXIT_RUNTIME;
 				break;
 			}
-			if ((++n & 4095) && !sig_report && !sig_exit)
+			if ((++n & 4095) && sig_ints == c->ints_seen && !sig_terms)
 				continue;
 		} else if (err == VMSA_E_EOF) {
 			break;
@@ -210,16 +222,16 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 			}
 			break;
 		}
-		if (sig_exit) {
+		int req = signal_request(c);
+		if (req == 2) {
 			status = -1;
 			break;
 		}
 		bool due = c->interval > 0 && now_s() >= next_report;
-		if (sig_report || due) {
-			if (sig_report)
+		if (req == 1 || due) {
+			if (req == 1)
 				fprintf(stderr, "vmscan-analyze: SIGINT: report follows; press Ctrl-C "
 						"again within 2 s to exit\n");
-			sig_report = 0;
 			vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
 					      vmsa_source_counts(src), vmsa_source_traits(src));
 			int r = report(c, st, stdout, false);
@@ -240,7 +252,7 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 
 int main(int argc, char **argv)
 {
-	struct cli c = {.format = "classic", .max_messages = 20};
+	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
 	       O_MAXMSG };
 	static const struct option longopts[] = {
