@@ -20,7 +20,8 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_INPUT = 3,		/* an input cannot be opened or read */
 	EXIT_REJECTED = 4,	/* --strict and some lines were rejected */
-	EXIT_UNSUPPORTED = 5,	/* an input in a format not read yet */
+	EXIT_UNSUPPORTED = 5,	/* an input in a format not read (perf.data, trace.dat on stdin) */
+	EXIT_CORRUPT = 6,	/* a binary input is truncated or corrupt */
 };
 
 static const char usage_text[] =
@@ -28,9 +29,10 @@ static const char usage_text[] =
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
 	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
 	"\n"
-	"FILE is ftrace text (trace, trace_pipe, trace-cmd report) or perf script\n"
-	"output; '-' or no FILE reads standard input, streaming.  Several files are\n"
-	"analysed together as one trace.\n"
+	"FILE is ftrace text (trace, trace_pipe, trace-cmd report), perf script\n"
+	"output or a binary trace.dat (recognised by its content); '-' or no FILE\n"
+	"reads text from standard input, streaming.  Several files are analysed\n"
+	"together as one trace.\n"
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT          report format: classic (default) or json\n"
@@ -53,7 +55,8 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
-	"given; 5 input format not supported (binary trace.dat, perf.data).\n";
+	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
+	"input); 6 a trace.dat is truncated or corrupt.\n";
 
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
 static volatile sig_atomic_t sig_ints, sig_terms;
@@ -186,7 +189,8 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 			fprintf(stderr, "vmscan-analyze: %s: %s\n", path, strerror(errno));
 		else
 			fprintf(stderr, "vmscan-analyze: %s: %s\n", path, vmsa_strerror(err));
-		return err == VMSA_E_NOMEM ? EXIT_RUNTIME : EXIT_INPUT;
+		return err == VMSA_E_NOMEM ? EXIT_RUNTIME
+		       : err == VMSA_E_CORRUPT ? EXIT_CORRUPT : EXIT_INPUT;
 	}
 	vmsa_source_set_reject_cb(src, on_reject, c);
 	if (c->interval > 0)
@@ -211,9 +215,12 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 		} else if (err != VMSA_E_AGAIN) {
 			if (err == VMSA_E_UNSUPPORTED) {
 				fprintf(stderr,
-					"vmscan-analyze: %s: %s input is not supported yet; convert "
-					"it to text first (trace-cmd report, perf script)\n",
+					"vmscan-analyze: %s: %s input is not supported; convert "
+					"it to text first (perf script)\n",
 					path, vmsa_source_format(src));
+				status = EXIT_UNSUPPORTED;
+			} else if (err == VMSA_E_STDIN_BINARY) {
+				fprintf(stderr, "vmscan-analyze: %s: %s\n", path, vmsa_strerror(err));
 				status = EXIT_UNSUPPORTED;
 			} else {
 				fprintf(stderr, "vmscan-analyze: %s: %s\n", path,

@@ -36,7 +36,9 @@ extern "C" {
 	X(EOF, -4, "end of input")                                          \
 	X(AGAIN, -5, "no input available yet (interrupted or timed out)")   \
 	X(UNSUPPORTED, -6, "unsupported input format")                      \
-	X(ISDIR, -7, "input is a directory")
+	X(ISDIR, -7, "input is a directory")                                \
+	X(CORRUPT, -8, "the file is truncated or corrupt")                  \
+	X(STDIN_BINARY, -9, "binary trace.dat on standard input: give its file name")
 
 enum vmsa_error {
 #define VMSA_ERR_ENUM(name, val, msg) VMSA_E_##name = (val),
@@ -178,6 +180,11 @@ struct vmsa_traits {
 	uint64_t writes_with_nr_pages;	/* carry nr_pages= (kernel/ series) */
 	uint64_t timestamps_ns_precision; /* > 6 fraction digits or integer */
 	enum vmsa_text_dialect dialect;
+	/* what a trace.dat file records about itself (empty for text) */
+	uint32_t tracedat_version;	/* 0: not a trace.dat */
+	int32_t cpus, instances;
+	char uname[192];		/* "Linux host 6.1.0 #1 SMP ..." */
+	char clock[32];
 };
 
 struct vmsa_text_parser;

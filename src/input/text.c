@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
+#include "input.h"
 
 #define MAX_COMM 255
 #define MAX_FIELDS 32
@@ -927,6 +928,7 @@ struct vmsa_source {
 	uint64_t line_no;
 	int poll_ms;
 	struct vmsa_text_parser parser;
+	struct vmsa_tracedat *td;	/* binary input, when not NULL */
 	struct vmsa_source_counts counts;
 	vmsa_reject_cb reject_cb;
 	void *reject_payload;
@@ -971,6 +973,19 @@ int vmsa_source_open_path(struct vmsa_source **out, const char *path)
 		return r;
 	}
 	(*out)->own_fd = true;
+	/* trace.dat is recognised by content, not by name */
+	char magic[10];
+	if (S_ISREG(st.st_mode) && pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	    memcmp(magic, "\x17\x08\x44tracing", 10) == 0) {
+		struct vmsa_source *s = *out;
+		r = vmsa_tracedat_open(&s->td, path, &s->counts, &s->parser.traits);
+		if (r) {
+			vmsa_source_close(s);
+			*out = NULL;
+			return r;
+		}
+		s->format = "trace.dat";
+	}
 	return 0;
 }
 
@@ -978,6 +993,7 @@ void vmsa_source_close(struct vmsa_source *s)
 {
 	if (!s)
 		return;
+	vmsa_tracedat_close(s->td);
 	if (s->own_fd)
 		close(s->fd);
 	free(s->name);
@@ -1013,6 +1029,8 @@ const char *vmsa_source_name(const struct vmsa_source *s)
 
 const char *vmsa_source_format(const struct vmsa_source *s)
 {
+	if (s->td)
+		return "trace.dat";
 	switch (s->parser.traits.dialect) {
 	case VMSA_DIALECT_PERF:
 		return "perf-script";
@@ -1067,7 +1085,7 @@ static int check_magic(struct vmsa_source *s)
 	static const char tracedat[] = "\x17\x08\x44tracing";
 	if (n >= 10 && memcmp(b, tracedat, 10) == 0) {
 		s->format = "trace.dat";
-		return VMSA_E_UNSUPPORTED;
+		return VMSA_E_STDIN_BINARY; /* a file would have been opened as one */
 	}
 	if (n >= 8 && memcmp(b, "PERFILE2", 8) == 0) {
 		s->format = "perf.data";
@@ -1118,8 +1136,23 @@ static int fill(struct vmsa_source *s)
 	return 0;
 }
 
+static int next_binary(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	for (;;) {
+		uint64_t rec = 0;
+		enum vmsa_reject_reason why = VMSA_REJECT_BAD_HEADER;
+		int r = vmsa_tracedat_next(s->td, ev, &rec, &why);
+		if (r != VMSA_TRACEDAT_REJECTED)
+			return r;
+		if (s->reject_cb)
+			s->reject_cb(s->name, rec, why, "", 0, s->reject_payload);
+	}
+}
+
 int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 {
+	if (s->td)
+		return next_binary(s, ev);
 	for (;;) {
 		char *b = s->buf + s->start;
 		size_t n = s->end - s->start;

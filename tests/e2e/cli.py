@@ -67,10 +67,16 @@ def test_usage_and_statuses():
     with open(dat, "wb") as f:
         f.write(b"\x17\x08\x44tracing6\0" + b"\0" * 100)
     r = run([dat])
-    check("trace.dat exits 5 with a message", r.returncode == 5 and b"trace.dat" in r.stderr,
-          r.stderr)
+    check("a corrupt trace.dat exits 6 naming the file",
+          r.returncode == 6 and dat.encode() in r.stderr and b"corrupt" in r.stderr, r.stderr)
     r = run(["-"], data=open(dat, "rb").read())
-    check("trace.dat on stdin exits 5", r.returncode == 5)
+    check("trace.dat on stdin exits 5 with a message",
+          r.returncode == 5 and b"file name" in r.stderr, r.stderr)
+    perf = os.path.join(WORK, "perf.data")
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + b"\0" * 100)
+    r = run([perf])
+    check("perf.data exits 5", r.returncode == 5 and b"perf script" in r.stderr, r.stderr)
     r = run(["-V"])
     check("version", r.returncode == 0 and b"vmscan-analyze" in r.stdout)
 
