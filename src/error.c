@@ -46,3 +46,9 @@ const char *vmsa_throttle_name(enum vmsa_throttle t)
 					    "congested"};
 	return (unsigned)t < VMSA_THROTTLE__COUNT ? names[t] : "unknown";
 }
+
+const char *vmsa_flush_reason_name(enum vmsa_flush_reason r)
+{
+	static const char *const names[] = {"all_dirty", "flush_forward"};
+	return (unsigned)r < VMSA_FLUSH__COUNT ? names[r] : "unknown";
+}

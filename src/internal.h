@@ -83,6 +83,9 @@ struct vmsa_task_row {
 	uint64_t throttled_usec[VMSA_THROTTLE__COUNT];
 	uint64_t unmatched_ends, unmatched_begins;
 	uint64_t kswapd_sleep_without_wake;
+	uint64_t flusher_wakeups[VMSA_FLUSH__COUNT];
+	uint64_t flusher_dirty_pages[VMSA_FLUSH__COUNT];
+	uint64_t flusher_requested_pages[VMSA_FLUSH__COUNT];
 	struct vmsa_hist stall;		/* direct reclaim latency */
 	struct vmsa_hist awake;		/* kswapd awake time */
 	/* in progress at the snapshot (summary copies only) */
@@ -151,6 +154,7 @@ const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_
 			      size_t *len);
 const char *vmsa_ctx_name(enum vmsa_ctx c);
 const char *vmsa_throttle_name(enum vmsa_throttle t);
+const char *vmsa_flush_reason_name(enum vmsa_flush_reason r);
 
 /* scanned/reclaimed totals of a counters block */
 static inline uint64_t vmsa_scanned(const struct vmsa_counters *c)

@@ -183,6 +183,11 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	d->unmatched_ends += s->unmatched_ends;
 	d->unmatched_begins += s->unmatched_begins;
 	d->kswapd_sleep_without_wake += s->kswapd_sleep_without_wake;
+	for (int f = 0; f < VMSA_FLUSH__COUNT; f++) {
+		d->flusher_wakeups[f] += s->flusher_wakeups[f];
+		d->flusher_dirty_pages[f] += s->flusher_dirty_pages[f];
+		d->flusher_requested_pages[f] += s->flusher_requested_pages[f];
+	}
 	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
 		return VMSA_E_NOMEM;
 	for (size_t i = 0; i < s->nlat; i++)
@@ -586,6 +591,13 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 	case VMSA_EV_SLAB_START:
 		c->slab_calls++;
 		return 0;
+	case VMSA_EV_FLUSHER_WAKE:
+		if ((unsigned)ev->flush_reason >= VMSA_FLUSH__COUNT)
+			return VMSA_E_INVAL;
+		r->flusher_wakeups[ev->flush_reason]++;
+		r->flusher_dirty_pages[ev->flush_reason] += ev->nr_dirty;
+		r->flusher_requested_pages[ev->flush_reason] += ev->nr_pages;
+		return 0;
 	case VMSA_EV_SLAB_END:
 		c->slab_freed += ev->slab_freed > 0 ? ev->slab_freed : 0;
 		return 0;
@@ -742,6 +754,11 @@ static void compute_totals(struct vmsa_summary *sum)
 			t->throttled_usec[b] += r->throttled_usec[b];
 		}
 		t->unmatched_ends += r->unmatched_ends + r->kswapd_sleep_without_wake;
+		for (int f = 0; f < VMSA_FLUSH__COUNT; f++) {
+			t->flusher_wakeups[f] += r->flusher_wakeups[f];
+			t->flusher_dirty_pages[f] += r->flusher_dirty_pages[f];
+			t->flusher_requested_pages[f] += r->flusher_requested_pages[f];
+		}
 		t->unmatched_begins += r->unmatched_begins;
 	}
 	t->tasks = sum->nrows;

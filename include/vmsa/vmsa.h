@@ -66,6 +66,7 @@ enum vmsa_event_type {
 	VMSA_EV_THROTTLED,	/* reclaim_throttle() (5.16+) */
 	VMSA_EV_SLAB_START,	/* mm_shrink_slab_start */
 	VMSA_EV_SLAB_END,	/* mm_shrink_slab_end */
+	VMSA_EV_FLUSHER_WAKE,	/* mm_vmscan_wakeup_flusher (kernel/ series) */
 	VMSA_EV_LOST,		/* the tracer dropped events (count in ->lost) */
 	VMSA_EV__COUNT
 };
@@ -99,6 +100,13 @@ enum vmsa_throttle {
 	VMSA_THROTTLE__COUNT
 };
 
+/* Why reclaim woke the flushers (mm_vmscan_wakeup_flusher reason=). */
+enum vmsa_flush_reason {
+	VMSA_FLUSH_ALL_DIRTY,	/* every folio of a batch dirty (upstream) */
+	VMSA_FLUSH_FORWARD,	/* vm.reclaim_flush_forward */
+	VMSA_FLUSH__COUNT
+};
+
 #define VMSA_MAX_ORDER 21 /* orders 0..20, as far as the Perl script looked */
 
 struct vmsa_event {
@@ -124,6 +132,7 @@ struct vmsa_event {
 	uint32_t throttle_reasons; /* bit mask of enum vmsa_throttle */
 	int64_t usec_delayed, usec_timeout;
 	uint64_t lost;		/* LOST: events dropped; 0 when not said */
+	enum vmsa_flush_reason flush_reason; /* FLUSHER_WAKE; nr_dirty, nr_pages */
 };
 
 /* ------------------------------------------------------------------ */
@@ -339,6 +348,9 @@ struct vmsa_totals {
 	uint64_t throttled[VMSA_THROTTLE__COUNT];
 	uint64_t throttled_usec[VMSA_THROTTLE__COUNT];
 	uint64_t unmatched_ends, unmatched_begins;
+	uint64_t flusher_wakeups[VMSA_FLUSH__COUNT];
+	uint64_t flusher_dirty_pages[VMSA_FLUSH__COUNT];	/* dirty folios met */
+	uint64_t flusher_requested_pages[VMSA_FLUSH__COUNT];	/* 0 = "all" requests */
 	uint64_t events_lost;
 	uint64_t tasks;
 	int sync_applicable;		/* 0: modern trace, sync counts are n/a */

@@ -722,6 +722,28 @@ static int dec_throttled(struct vmsa_text_parser *p VMSA_UNUSED, const struct he
 			   "VMSCAN_THROTTLE_NONE", &ev->throttle_reasons);
 }
 
+/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=all_dirty|flush_forward" */
+static int dec_flusher(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
+		       struct vmsa_event *ev)
+{
+	struct fields f;
+	split_fields(h->fields, h->end, &f);
+	ev->type = VMSA_EV_FLUSHER_WAKE;
+	OPT(get_nid(&f, &ev->nid));
+	REQ(get_u64(&f, "nr_dirty", &ev->nr_dirty));
+	REQ(get_u64(&f, "nr_pages", &ev->nr_pages));
+	const struct kv *kv = get(&f, "reason");
+	if (!kv)
+		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
+	if (kv->vlen == 9 && memcmp(kv->v, "all_dirty", 9) == 0)
+		ev->flush_reason = VMSA_FLUSH_ALL_DIRTY;
+	else if (kv->vlen == 13 && memcmp(kv->v, "flush_forward", 13) == 0)
+		ev->flush_reason = VMSA_FLUSH_FORWARD;
+	else
+		return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+	return 0;
+}
+
 /* mm_shrink_slab_*: "<fn> <ptr>: nid: N ... last shrinker return val N" */
 static const char *find_lit(const char *p, const char *e, const char *lit)
 {
@@ -794,6 +816,7 @@ static const struct event_desc events[] = {
 	{"mm_vmscan_lru_shrink_inactive", dec_shrink_inactive},
 	{"mm_vmscan_lru_shrink_active", dec_shrink_active},
 	{"mm_vmscan_throttled", dec_throttled},
+	{"mm_vmscan_wakeup_flusher", dec_flusher}, /* kernel/ series */
 	{"mm_shrink_slab_start", dec_slab_start},
 	{"mm_shrink_slab_end", dec_slab_end},
 };

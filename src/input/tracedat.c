@@ -33,7 +33,7 @@ enum kind {
 	K_OTHER,	/* not a vmscan event */
 	K_BEGIN, K_END, K_KSWAPD_WAKE, K_KSWAPD_SLEEP, K_WAKEUP_KSWAPD, K_ISOLATE,
 	K_WRITE, K_SHRINK_INACTIVE, K_SHRINK_ACTIVE, K_THROTTLED, K_SLAB_START,
-	K_SLAB_END, K_UNKNOWN_VMSCAN,
+	K_SLAB_END, K_FLUSHER, K_UNKNOWN_VMSCAN,
 };
 
 struct evdesc {
@@ -90,6 +90,7 @@ static const struct {
 	{"mm_vmscan_throttled", K_THROTTLED, 0},
 	{"mm_shrink_slab_start", K_SLAB_START, 0},
 	{"mm_shrink_slab_end", K_SLAB_END, 0},
+	{"mm_vmscan_wakeup_flusher", K_FLUSHER, 0}, /* kernel/ series */
 };
 
 static void describe(struct evdesc *d, struct tep_event *e)
@@ -104,7 +105,8 @@ static void describe(struct evdesc *d, struct tep_event *e)
 			d->kind = names[i].kind;
 			d->ctx = names[i].ctx;
 		}
-	if (strcmp(e->name, "mm_vmscan_write_folio") == 0)
+	if (strcmp(e->name, "mm_vmscan_write_folio") == 0 ||
+	    strcmp(e->name, "mm_vmscan_wakeup_flusher") == 0)
 		d->nr_pages = tep_find_field(e, "nr_pages");
 	d->order = tep_find_field(e, "order");
 	d->nid = tep_find_field(e, "nid");
@@ -291,6 +293,17 @@ static int decode(struct vmsa_tracedat *td, struct evdesc *d, struct tep_record 
 			return VMSA_REJECT_MISSING_FIELD;
 		ev->slab_freed = snum(d->retval, v);
 		break;
+	case K_FLUSHER: {
+		ev->type = VMSA_EV_FLUSHER_WAKE;
+		unsigned long long reason = 0;
+		GET(dirty, ev->nr_dirty, true);
+		GET(nr_pages, ev->nr_pages, true);
+		GET(reason, reason, true);
+		if (reason >= VMSA_FLUSH__COUNT)
+			return VMSA_REJECT_BAD_VALUE;
+		ev->flush_reason = (enum vmsa_flush_reason)reason;
+		break;
+	}
 	default:
 		return VMSA_REJECT_BAD_VALUE;
 	}

@@ -234,6 +234,18 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 			line(f, label, v);
 		}
 	}
+	if (t->flusher_wakeups[0] || t->flusher_wakeups[1]) {
+		fputs("\nFlusher wake-ups from reclaim\n", f);
+		for (int r = 0; r < VMSA_FLUSH__COUNT; r++) {
+			char v[96];
+			snprintf(label, sizeof(label), "Flusher wake-ups (%s):",
+				 vmsa_flush_reason_name(r));
+			snprintf(v, sizeof(v), "%" PRIu64 " (dirty met %" PRIu64 ", requested %" PRIu64 ")",
+				 t->flusher_wakeups[r], t->flusher_dirty_pages[r],
+				 t->flusher_requested_pages[r]);
+			line(f, label, v);
+		}
+	}
 	fputs("\nInput\n", f);
 	uint64_t read = 0, an = 0, ign = 0, rej = 0;
 	for (size_t i = 0; i < sum->nsources; i++) {

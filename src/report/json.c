@@ -229,6 +229,16 @@ static jo *source_obj(const struct vmsa_source_info *s)
 	add(tr, "timestamp_resolution",
 	    json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"));
 	add(o, "traits", tr);
+	/* what a binary file says about its recording */
+	bool dat = t->tracedat_version != 0;
+	add(o, "counted_as", json_object_new_string(dat ? "records" : "lines"));
+	jo *rec = json_object_new_object();
+	add(rec, "tracedat_version", dat ? u64(t->tracedat_version) : NULL);
+	add(rec, "uname", dat && t->uname[0] ? str_utf8(t->uname, strlen(t->uname)) : NULL);
+	add(rec, "clock", dat && t->clock[0] ? str_utf8(t->clock, strlen(t->clock)) : NULL);
+	add(rec, "cpus", dat ? json_object_new_int(t->cpus) : NULL);
+	add(rec, "instances", dat ? json_object_new_int(t->instances) : NULL);
+	add(o, "recording", rec);
 	return o;
 }
 
@@ -331,6 +341,15 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 	add(tot, "wakeup_kswapd_requests", u64(t->wakeup_kswapd));
 	add(tot, "wakeup_kswapd_by_order", by_order(all_rows.wakeup_by_order));
 	add(tot, "throttled", throttle_obj(t->throttled, t->throttled_usec));
+	jo *fl = json_object_new_object();
+	for (int k = 0; k < VMSA_FLUSH__COUNT; k++) {
+		jo *e = json_object_new_object();
+		add(e, "count", u64(t->flusher_wakeups[k]));
+		add(e, "dirty_pages_met", u64(t->flusher_dirty_pages[k]));
+		add(e, "requested_pages", u64(t->flusher_requested_pages[k]));
+		add(fl, vmsa_flush_reason_name(k), e);
+	}
+	add(tot, "flusher_wakeups", fl);
 	add(tot, "unmatched_begins", u64(t->unmatched_begins));
 	add(tot, "unmatched_ends", u64(t->unmatched_ends));
 	add(tot, "tasks", u64(t->tasks));

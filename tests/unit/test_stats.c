@@ -211,6 +211,29 @@ START_TEST(test_throttle_and_write_pages)
 }
 END_TEST
 
+START_TEST(test_flusher_wakeups)
+{
+	/* the kernel/ series' event: 2 forward requests (met 32+8, asked 48+12), 1 all-dirty */
+	struct run r = analyze(
+		LINE("kswapd0-2", "1.0", "mm_vmscan_wakeup_flusher: nid=0 nr_dirty=32 nr_pages=48 "
+					 "reason=flush_forward")
+		LINE("dd-5", "1.1", "mm_vmscan_wakeup_flusher: nid=0 nr_dirty=8 nr_pages=12 "
+				    "reason=flush_forward")
+		LINE("dd-5", "1.2", "mm_vmscan_wakeup_flusher: nid=0 nr_dirty=32 nr_pages=0 "
+				    "reason=all_dirty")
+		LINE("dd-5", "1.3", "mm_vmscan_wakeup_flusher: nid=0 nr_dirty=1 nr_pages=0 "
+				    "reason=sideways"),
+		NULL, NULL);
+	ck_assert_uint_eq(r.t.flusher_wakeups[VMSA_FLUSH_FORWARD], 2);
+	ck_assert_uint_eq(r.t.flusher_dirty_pages[VMSA_FLUSH_FORWARD], 40);
+	ck_assert_uint_eq(r.t.flusher_requested_pages[VMSA_FLUSH_FORWARD], 60);
+	ck_assert_uint_eq(r.t.flusher_wakeups[VMSA_FLUSH_ALL_DIRTY], 1);
+	ck_assert_uint_eq(r.t.flusher_dirty_pages[VMSA_FLUSH_ALL_DIRTY], 32);
+	ck_assert_uint_eq(r.counts.rejected_by_reason[VMSA_REJECT_BAD_VALUE], 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 START_TEST(test_counts_partition_lines)
 {
 	/* every line lands in exactly one bucket */
@@ -261,6 +284,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_ignore_pid_merges_by_name);
 	tcase_add_test(tc, test_backwards_time_and_missing_scans);
 	tcase_add_test(tc, test_throttle_and_write_pages);
+	tcase_add_test(tc, test_flusher_wakeups);
 	tcase_add_test(tc, test_counts_partition_lines);
 	tcase_add_test(tc, test_stats_reject_invalid_events);
 	suite_add_tcase(s, tc);
