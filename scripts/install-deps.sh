@@ -3,7 +3,8 @@
 # and that this machine lacks.  Safe to run again; does nothing when all is there.
 set -eu
 PKGS="build-essential cmake pkg-config check libjson-c-dev uthash-dev
-      python3 python3-jsonschema perl util-linux"
+      libtraceevent-dev libtracecmd-dev libtracefs-dev
+      python3 python3-jsonschema perl util-linux xz-utils"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -11,7 +11,11 @@
  * the kernel prints them.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 #include <trace-cmd.h>
 
@@ -311,10 +315,86 @@ static int decode(struct vmsa_tracedat *td, struct evdesc *d, struct tep_record 
 	return -1;
 }
 
+/*
+ * Check the fixed part of the file header before libtracecmd reads it: the
+ * library (3.1.6) frees twice or allocates without bound on some truncated
+ * or corrupted headers (found by tests/e2e/tracedat_corrupt.py under ASan).
+ * Layout (trace-cmd's trace-cmd.dat(5)): magic "\x17\x08\x44tracing",
+ * version string, endianness byte, long size byte, 4-byte page size; v7
+ * adds the compression name and version strings and the 8-byte offset of
+ * the first options section; v6 goes on with "header_page" and its size.
+ */
+static int check_header(int fd)
+{
+	struct stat st;
+	unsigned char b[512];
+	if (fstat(fd, &st) || st.st_size < 24)
+		return VMSA_E_CORRUPT;
+	ssize_t n = pread(fd, b, sizeof(b), 0);
+	if (n < 24)
+		return VMSA_E_CORRUPT;
+	size_t p = 10, end = (size_t)n;
+	unsigned version = 0;
+	while (p < end && b[p] >= '0' && b[p] <= '9' && p < 14)
+		version = version * 10 + (unsigned)(b[p++] - '0');
+	if (p >= end || b[p++] != 0 || (version != 6 && version != 7))
+		return VMSA_E_CORRUPT;
+	if (p + 6 > end)
+		return VMSA_E_CORRUPT;
+	bool big = b[p++] != 0;
+	if (b[p - 1] > 1 || (b[p] != 4 && b[p] != 8))
+		return VMSA_E_CORRUPT;
+	p++;
+#define GETN(v, len)                                                    \
+	do {                                                            \
+		v = 0;                                                  \
+		for (size_t i_ = 0; i_ < (len); i_++)                   \
+			v |= (uint64_t)b[p + (big ? (len) - 1 - i_ : i_)] << (8 * i_); \
+		p += (len);                                             \
+	} while (0)
+	uint64_t page;
+	GETN(page, 4);
+	if (page < 4096 || page > (1u << 20) || (page & (page - 1)))
+		return VMSA_E_CORRUPT;
+	if (version == 7) {
+		for (int str = 0; str < 2; str++) {
+			size_t s0 = p;
+			while (p < end && b[p] && p - s0 < 64)
+				p++;
+			if (p >= end || b[p])
+				return VMSA_E_CORRUPT;
+			p++;
+		}
+		if (p + 8 > end)
+			return VMSA_E_CORRUPT;
+		uint64_t opts;
+		GETN(opts, 8);
+		if (opts < p || opts + 16 > (uint64_t)st.st_size)
+			return VMSA_E_CORRUPT;
+	} else {
+		if (p + 12 + 8 > end || memcmp(b + p, "header_page", 12) != 0)
+			return VMSA_E_CORRUPT;
+		p += 12;
+		uint64_t size;
+		GETN(size, 8);
+		if (size > (uint64_t)st.st_size - p)
+			return VMSA_E_CORRUPT;
+	}
+#undef GETN
+	return 0;
+}
+
 int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 		       struct vmsa_source_counts *counts, struct vmsa_traits *traits)
 {
 	*out = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return VMSA_E_IO;
+	int bad = check_header(fd);
+	close(fd);
+	if (bad)
+		return bad;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	struct vmsa_tracedat *td = calloc(1, sizeof(*td));
 	if (!td)

@@ -29,7 +29,9 @@ For every fixtures/<kernel>/<scenario>/<setting>/ with a metadata.json:
     policy) direct reclaim writes file pages; under upstream, nodirect,
     flusholdest and flushforward it writes none.
 
-usage: fixtures_vmstat.py TOOL SOURCE_DIR WORKDIR
+usage: fixtures_vmstat.py TOOL SOURCE_DIR WORKDIR [RESULT_DIR...]
+With RESULT_DIRs (fresh kernel/run outputs), those are checked instead of the
+committed fixtures.
 """
 import glob
 import json
@@ -107,8 +109,8 @@ def counts_only(x):
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
-    dirs = sorted(os.path.dirname(m) for m in
-                  glob.glob(os.path.join(src, "fixtures", "*", "*", "*", "metadata.json")))
+    dirs = sys.argv[4:] or sorted(os.path.dirname(m) for m in glob.glob(
+        os.path.join(src, "fixtures", "*", "*", "*", "metadata.json")))
     if not dirs:
         print("FAIL: no real fixtures found")
         return 1
@@ -117,7 +119,9 @@ def main():
         label = "%s/%s" % (meta["scenario"], meta["setting"])
         w = os.path.join(work, label.replace("/", "-"))
         os.makedirs(w, exist_ok=True)
-        j = analyze(tool, os.path.join(d, "trace.txt.xz"), w)
+        text = os.path.join(d, "trace.txt")
+        j = analyze(tool, text if os.path.exists(text) else text + ".xz", w)
+        text_plain = text if os.path.exists(text) else os.path.join(w, "trace.txt")
         t = j["totals"]
         vm = delta(d, "vmstat.before", "vmstat.after")
         cg = delta(d, "memory.stat.before", "memory.stat.after")
@@ -157,7 +161,7 @@ def main():
         same = all(counts_only(j[k]) == counts_only(b[k])
                    for k in ("totals", "processes", "kswapd"))
         check("%s: trace.dat counts == text counts" % label, same)
-        lt, lb = latencies(tool, os.path.join(w, "trace.txt"), w, "t"), latencies(
+        lt, lb = latencies(tool, text_plain, w, "t"), latencies(
             tool, os.path.join(d, "trace.dat"), w, "b")
         diffs = []
         for k in lt:
