@@ -253,6 +253,12 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 	if (vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
 				  vmsa_source_counts(src), vmsa_source_traits(src)))
 		status = EXIT_RUNTIME;
+	const struct vmsa_source_counts *k = vmsa_source_counts(src);
+	if (status == EXIT_OK && k->lines_analyzed == 0 && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: no vmscan events in %" PRIu64 " %s (were the vmscan "
+			"events enabled?)\n",
+			path, k->lines_read, vmsa_source_traits(src)->tracedat_version ? "records" : "lines");
 	vmsa_source_close(src);
 	return status;
 }

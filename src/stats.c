@@ -356,6 +356,12 @@ static void abandon_windows(struct task_state *t, int i)
 
 static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
+	if (t->row) {
+		/* the common case: the same name as this task's last event */
+		const struct vmsa_comm *cur = st->comms.by_id[t->comm_id];
+		if (cur->len == ev->comm_len && memcmp(cur->name, ev->comm, ev->comm_len) == 0)
+			return 0;
+	}
 	bool ph = is_placeholder(ev->comm, ev->comm_len);
 	if (ph && t->row)
 		return 0;

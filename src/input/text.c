@@ -339,9 +339,9 @@ static void split_fields(const char *p, const char *e, struct fields *f)
 	}
 }
 
-static const struct kv *get(const struct fields *f, const char *key)
+static inline const struct kv *get(const struct fields *f, const char *key)
 {
-	size_t n = strlen(key);
+	size_t n = __builtin_strlen(key); /* a literal: folded at compile time */
 	for (int i = 0; i < f->n; i++)
 		if (f->kv[i].klen == n && memcmp(f->kv[i].k, key, n) == 0)
 			return &f->kv[i];
@@ -793,40 +793,43 @@ static int dec_slab_end(struct vmsa_text_parser *p VMSA_UNUSED, const struct hea
 
 struct event_desc {
 	const char *name;
+	size_t len;
 	decode_fn fn;
 };
 
 /* Every vmscan event from the seeds (2.6.35) through Linux 6.1. */
+#define EV(name, fn) {name, sizeof(name) - 1, fn}
 static const struct event_desc events[] = {
-	{"mm_vmscan_direct_reclaim_begin", dec_begin_direct},
-	{"mm_vmscan_direct_reclaim_end", dec_end_direct},
-	{"mm_vmscan_memcg_reclaim_begin", dec_begin_memcg},
-	{"mm_vmscan_memcg_reclaim_end", dec_end_memcg},
-	{"mm_vmscan_memcg_softlimit_reclaim_begin", dec_begin_softlimit},
-	{"mm_vmscan_memcg_softlimit_reclaim_end", dec_end_softlimit},
-	{"mm_vmscan_node_reclaim_begin", dec_begin_node},
-	{"mm_vmscan_node_reclaim_end", dec_end_node},
-	{"mm_vmscan_kswapd_wake", dec_kswapd_wake},
-	{"mm_vmscan_kswapd_sleep", dec_kswapd_sleep},
-	{"mm_vmscan_wakeup_kswapd", dec_wakeup_kswapd},
-	{"mm_vmscan_lru_isolate", dec_isolate},
-	{"mm_vmscan_memcg_isolate", dec_isolate}, /* 2.6.36 .. 3.x */
-	{"mm_vmscan_writepage", dec_write},
-	{"mm_vmscan_write_folio", dec_write_folio},
-	{"mm_vmscan_lru_shrink_inactive", dec_shrink_inactive},
-	{"mm_vmscan_lru_shrink_active", dec_shrink_active},
-	{"mm_vmscan_throttled", dec_throttled},
-	{"mm_vmscan_wakeup_flusher", dec_flusher}, /* kernel/ series */
-	{"mm_shrink_slab_start", dec_slab_start},
-	{"mm_shrink_slab_end", dec_slab_end},
+	EV("mm_vmscan_direct_reclaim_begin", dec_begin_direct),
+	EV("mm_vmscan_direct_reclaim_end", dec_end_direct),
+	EV("mm_vmscan_memcg_reclaim_begin", dec_begin_memcg),
+	EV("mm_vmscan_memcg_reclaim_end", dec_end_memcg),
+	EV("mm_vmscan_memcg_softlimit_reclaim_begin", dec_begin_softlimit),
+	EV("mm_vmscan_memcg_softlimit_reclaim_end", dec_end_softlimit),
+	EV("mm_vmscan_node_reclaim_begin", dec_begin_node),
+	EV("mm_vmscan_node_reclaim_end", dec_end_node),
+	EV("mm_vmscan_kswapd_wake", dec_kswapd_wake),
+	EV("mm_vmscan_kswapd_sleep", dec_kswapd_sleep),
+	EV("mm_vmscan_wakeup_kswapd", dec_wakeup_kswapd),
+	EV("mm_vmscan_lru_isolate", dec_isolate),
+	EV("mm_vmscan_memcg_isolate", dec_isolate), /* 2.6.36 .. 3.x */
+	EV("mm_vmscan_writepage", dec_write),
+	EV("mm_vmscan_write_folio", dec_write_folio),
+	EV("mm_vmscan_lru_shrink_inactive", dec_shrink_inactive),
+	EV("mm_vmscan_lru_shrink_active", dec_shrink_active),
+	EV("mm_vmscan_throttled", dec_throttled),
+	EV("mm_vmscan_wakeup_flusher", dec_flusher), /* kernel/ series */
+	EV("mm_shrink_slab_start", dec_slab_start),
+	EV("mm_shrink_slab_end", dec_slab_end),
 };
+#undef EV
 
 static const struct event_desc *find_event(const char *name, size_t len)
 {
 	if (len < 10 || name[0] != 'm' || name[1] != 'm' || name[2] != '_')
 		return NULL;
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (strlen(events[i].name) == len && memcmp(events[i].name, name, len) == 0)
+		if (events[i].len == len && memcmp(events[i].name, name, len) == 0)
 			return &events[i];
 	return NULL;
 }

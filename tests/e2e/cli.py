@@ -147,6 +147,9 @@ def test_hostile_input():
     r = run(["-"], data=b"")
     check("empty input", r.returncode == 0 and summary_value(r.stdout.decode(),
                                                              "Direct reclaims") == "0")
+    r = run(["-"], data=b"  bash-1 [000] 1.0: sched_switch: prev_comm=bash\n")
+    check("input without vmscan events says so",
+          r.returncode == 0 and b"no vmscan events in 1 lines" in r.stderr, r.stderr)
 
 
 def read_until(proc, marker, timeout=10):
