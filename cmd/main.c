@@ -22,10 +22,12 @@ enum {
 	EXIT_REJECTED = 4,	/* --strict and some lines were rejected */
 	EXIT_UNSUPPORTED = 5,	/* an input in a format not read (perf.data, trace.dat on stdin) */
 	EXIT_CORRUPT = 6,	/* a binary input is truncated or corrupt */
+	EXIT_LIVE = 7,		/* live tracing unavailable: not root, no tracefs */
 };
 
 static const char usage_text[] =
 	"Usage: vmscan-analyze [OPTIONS] [FILE...]\n"
+	"       vmscan-analyze live [OPTIONS]\n"
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
 	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
 	"\n"
@@ -33,6 +35,10 @@ static const char usage_text[] =
 	"output or a binary trace.dat (recognised by its content); '-' or no FILE\n"
 	"reads text from standard input, streaming.  Several files are analysed\n"
 	"together as one trace.\n"
+	"\n"
+	"live traces the running kernel (root, tracefs): it enables the vmscan\n"
+	"events in a tracefs instance of its own, reads the raw records, and removes\n"
+	"the instance when it stops (end of --duration, SIGINT twice, SIGTERM).\n"
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT          report format: classic (default) or json\n"
@@ -43,6 +49,7 @@ static const char usage_text[] =
 	"      --latencies FILE      write every completed reclaim and kswapd awake\n"
 	"                            period to FILE as CSV\n"
 	"      --interval SEC        while streaming, print a report every SEC seconds\n"
+	"      --duration SEC        live: stop after SEC seconds\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
@@ -56,7 +63,8 @@ static const char usage_text[] =
 	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
 	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
-	"input); 6 a trace.dat is truncated or corrupt.\n";
+	"input); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
+	"unavailable (not root, no tracefs).\n";
 
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
 static volatile sig_atomic_t sig_ints, sig_terms;
@@ -78,7 +86,7 @@ struct cli {
 	const char *json_path;
 	const char *latencies_path;
 	bool pretty, ignore_pid, latency_list, strict, quiet;
-	double interval;
+	double interval, duration;
 	long max_messages;
 	long messages;
 	FILE *lat_csv;
@@ -263,11 +271,61 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 	return status;
 }
 
+static int add_live_event(const struct vmsa_event *ev, void *payload)
+{
+	return vmsa_stats_add(payload, ev) ? -1 : 0;
+}
+
+static void add_live_source(struct vmsa_stats *st, struct vmsa_live *lv)
+{
+	vmsa_stats_add_source(st, vmsa_live_name(lv), "live", vmsa_live_counts(lv),
+			      vmsa_live_traits(lv));
+}
+
+/* live: poll the instance until stopped, then drain once more. */
+static int run_live(struct cli *c, struct vmsa_stats *st)
+{
+	struct vmsa_live *lv;
+	int err = vmsa_live_open(&lv, &(struct vmsa_live_options){.buffer_kb = 8192});
+	if (err) {
+		fprintf(stderr, "vmscan-analyze: live: %s\n", vmsa_strerror(err));
+		return EXIT_LIVE;
+	}
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not skip the cleanup */
+	double start = now_s(), next_report = start + c->interval;
+	int status = EXIT_OK;
+	for (;;) {
+		if (vmsa_live_drain(lv, add_live_event, st)) {
+			fprintf(stderr, "vmscan-analyze: live: reading the buffers failed\n");
+			status = EXIT_RUNTIME;
+			break;
+		}
+		int req = signal_request(c);
+		if (req == 2 || (c->duration > 0 && now_s() - start >= c->duration))
+			break;
+		bool due = c->interval > 0 && now_s() >= next_report;
+		if (req == 1 || due) {
+			add_live_source(st, lv);
+			if ((status = report(c, st, stdout, false)))
+				break;
+			if (due)
+				next_report = now_s() + c->interval;
+		}
+		nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+	}
+	vmsa_live_stop(lv);
+	if (vmsa_live_drain(lv, add_live_event, st) && !status)
+		status = EXIT_RUNTIME;
+	add_live_source(st, lv);
+	vmsa_live_close(lv);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG };
+	       O_MAXMSG, O_DURATION };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -276,6 +334,7 @@ int main(int argc, char **argv)
 		{"latency-list", no_argument, NULL, O_LAT_LIST},
 		{"latencies", required_argument, NULL, O_LATENCIES},
 		{"interval", required_argument, NULL, O_INTERVAL},
+		{"duration", required_argument, NULL, O_DURATION},
 		{"strict", no_argument, NULL, O_STRICT},
 		{"max-messages", required_argument, NULL, O_MAXMSG},
 		{"quiet", no_argument, NULL, 'q'},
@@ -318,6 +377,14 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case O_DURATION:
+			errno = 0;
+			c.duration = strtod(optarg, &end);
+			if (errno || *end || !(c.duration > 0)) {
+				fprintf(stderr, "vmscan-analyze: --duration wants seconds > 0\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case O_STRICT:
 			c.strict = true;
 			break;
@@ -351,6 +418,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = on_sigterm;
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 
 	if (c.latencies_path) {
 		c.lat_csv = fopen(c.latencies_path, "w");
@@ -371,9 +439,24 @@ int main(int argc, char **argv)
 	}
 
 	int status = EXIT_OK;
+	bool live = optind < argc && strcmp(argv[optind], "live") == 0;
+	if (live && optind + 1 < argc) {
+		fprintf(stderr, "vmscan-analyze: live takes no FILE\n");
+		vmsa_stats_free(st);
+		return EXIT_USAGE;
+	}
+	if (!live && c.duration > 0) {
+		fprintf(stderr, "vmscan-analyze: --duration is for live\n");
+		vmsa_stats_free(st);
+		return EXIT_USAGE;
+	}
 	static const char *const stdin_only[] = {"-"};
 	const char *const *paths = optind < argc ? (const char *const *)&argv[optind] : stdin_only;
 	int npaths = optind < argc ? argc - optind : 1;
+	if (live) {
+		status = run_live(&c, st);
+		npaths = 0;
+	}
 	for (int i = 0; i < npaths; i++) {
 		int r = run_source(&c, st, paths[i]);
 		if (r < 0)

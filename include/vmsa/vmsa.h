@@ -38,7 +38,9 @@ extern "C" {
 	X(UNSUPPORTED, -6, "unsupported input format")                      \
 	X(ISDIR, -7, "input is a directory")                                \
 	X(CORRUPT, -8, "the file is truncated or corrupt")                  \
-	X(STDIN_BINARY, -9, "binary trace.dat on standard input: give its file name")
+	X(STDIN_BINARY, -9, "binary trace.dat on standard input: give its file name") \
+	X(PERM, -10, "permission denied: live tracing needs root")           \
+	X(NOTRACEFS, -11, "tracefs is not mounted or not available")
 
 enum vmsa_error {
 #define VMSA_ERR_ENUM(name, val, msg) VMSA_E_##name = (val),
@@ -276,6 +278,42 @@ const struct vmsa_source_counts *vmsa_source_counts(const struct vmsa_source *sr
 const struct vmsa_traits *vmsa_source_traits(const struct vmsa_source *src);
 const char *vmsa_source_name(const struct vmsa_source *src);
 const char *vmsa_source_format(const struct vmsa_source *src);
+
+/* ------------------------------------------------------------------ */
+/* Live tracing (libtracefs)                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A tracefs instance of our own ("vmscan-analyze-<pid>") with the vmscan
+ * events enabled, so other tracing users are not disturbed.  Records are
+ * read raw, decoded like trace.dat records, and handed to a callback.
+ * vmsa_live_close() removes the instance; call it on every exit path.
+ */
+struct vmsa_live;
+
+struct vmsa_live_options {
+	size_t buffer_kb;	/* per-CPU ring buffer size; 0 keeps the default */
+};
+
+/* VMSA_E_NOTRACEFS, VMSA_E_PERM, VMSA_E_NOMEM or VMSA_E_IO on failure. */
+int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts);
+
+/* Called for each event (and lost marker); non-zero stops the drain. */
+typedef int (*vmsa_event_cb)(const struct vmsa_event *ev, void *payload);
+
+/**
+ * vmsa_live_drain() - hand out what the buffers hold now; returns when they
+ * are empty (0), or the callback's non-zero value.  Task names are
+ * refreshed from saved_cmdlines first.
+ */
+int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload);
+
+/* Disable the events (drain once more afterwards to read the rest). */
+int vmsa_live_stop(struct vmsa_live *lv);
+void vmsa_live_close(struct vmsa_live *lv);
+const char *vmsa_live_name(const struct vmsa_live *lv);
+const struct vmsa_source_counts *vmsa_live_counts(const struct vmsa_live *lv);
+const struct vmsa_traits *vmsa_live_traits(const struct vmsa_live *lv);
 
 /* ------------------------------------------------------------------ */
 /* Aggregation                                                         */

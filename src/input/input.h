@@ -5,6 +5,29 @@
 
 #include "vmsa/vmsa.h"
 
+#include <event-parse.h>
+
+/* ---- binary records, trace.dat or live (binary.c) ---- */
+struct evdesc;
+struct vmsa_bin_decoder {
+	struct evdesc *desc;	/* by event id */
+	int ndesc;
+	struct vmsa_source_counts *counts;
+	struct vmsa_traits *traits;
+};
+
+enum vmsa_bin_result { VMSA_BIN_EVENT, VMSA_BIN_IGNORED, VMSA_BIN_REJECTED };
+
+void vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
+			   struct vmsa_traits *traits);
+void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d);
+/* Decodes and counts (analyzed, ignored or rejected); ev->comm points into tep. */
+enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *d, struct tep_handle *tep,
+				     struct tep_record *r, struct vmsa_event *ev,
+				     enum vmsa_reject_reason *reason);
+/* A lost-events marker for r->missed_events (counted; cleared on r). */
+void vmsa_bin_lost(struct vmsa_bin_decoder *d, struct tep_record *r, struct vmsa_event *ev);
+
 /* ---- binary trace.dat (tracedat.c) ---- */
 struct vmsa_tracedat;
 

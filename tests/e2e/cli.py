@@ -152,6 +152,19 @@ def test_hostile_input():
           r.returncode == 0 and b"no vmscan events in 1 lines" in r.stderr, r.stderr)
 
 
+def test_live_without_root():
+    # live tracing is exercised inside the QEMU guest (tests/qemu); here only
+    # its refusal, as an unprivileged user, which touches no tracing state
+    r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        TOOL, "live", "--duration", "1"], capture_output=True)
+    check("live without root exits 7 saying why",
+          r.returncode == 7 and b"root" in r.stderr, (r.returncode, r.stderr))
+    r = run(["live", "somefile"])
+    check("live takes no FILE", r.returncode == 2)
+    r = run(["--duration", "3", fx("names.txt")])
+    check("--duration is for live", r.returncode == 2)
+
+
 def read_until(proc, marker, timeout=10):
     """Read stdout until marker appears; returns the text read."""
     buf = b""
@@ -241,7 +254,8 @@ def main():
     TOOL, SRC, WORK = sys.argv[1:4]
     os.makedirs(WORK, exist_ok=True)
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
-              test_hostile_input, test_sigint_streaming, test_interval, test_sigterm):
+              test_hostile_input, test_sigint_streaming, test_interval, test_sigterm,
+              test_live_without_root):
         t()
     passed = sum(1 for _, ok in results if ok)
     failed = len(results) - passed

@@ -25,6 +25,9 @@ For every fixtures/<kernel>/<scenario>/<setting>/ with a metadata.json:
     microseconds.  So, period by period (--latencies of both, matched by
     task, kind and rank), the median difference is at most 20 us and none
     exceeds 10 ms.
+  * vmscan-analyze live, run in the guest over the same period from a third
+    tracefs instance, reports the same counts as the text capture, within
+    the events either side lost, and removed its instance when stopped.
   * the settings differ as designed: under traceonly (the 2010 baseline
     policy) direct reclaim writes file pages; under upstream, nodirect,
     flusholdest and flushforward it writes none.
@@ -177,6 +180,33 @@ def main():
         check("%s: trace.dat metadata" % label,
               rec["tracedat_version"] in (6, 7) and rec["cpus"] == meta["guest_cpus"] and
               meta["kernel_release"] in (rec["uname"] or ""), rec)
+
+        # the analyzer, live, in the guest
+        live_path = os.path.join(d, "live.json")
+        if os.path.exists(live_path):
+            lv = json.load(open(live_path))
+            lost = lv["input"]["events_lost"] + j["input"]["events_lost"] + \
+                lv["input"]["lines_lost_markers"]
+            keys = [("direct", "reclaims"), ("direct", "pages_scanned"),
+                    ("direct", "pages_reclaimed"), ("kswapd", "pages_scanned"),
+                    ("kswapd", "pages_reclaimed"), ("kswapd", "wakeups"),
+                    ("memcg", "reclaims"), ("memcg", "pages_scanned")]
+            worst = max(abs(lv["totals"][a][b] - t[a][b]) for a, b in keys)
+            if lost == 0:
+                check("%s: live == text on every count" % label,
+                      counts_only(lv["totals"]) == counts_only(t) and
+                      lv["input"]["lines_analyzed"] == j["input"]["lines_analyzed"],
+                      (lv["input"]["lines_analyzed"], j["input"]["lines_analyzed"]))
+            else:
+                # a lost event can hide at most one page batch (nr_scanned <= 32
+                # per isolation in these runs, SWAP_CLUSTER_MAX) or one window
+                check("%s: live vs text within what was lost (%d lost, worst %d)" % (
+                    label, lost, worst), worst <= lost * 32)
+            inst = open(os.path.join(d, "instances.after")).read().split()
+            check("%s: live removed its tracefs instance (%s)" % (label, inst),
+                  not any(i.startswith("vmscan-analyze-") for i in inst))
+            check("%s: live exited 0" % label,
+                  "live exit 0" in open(os.path.join(d, "live.err")).read())
 
         # the policy's signature
         dfile = t["direct"]["writes"]["file_async"]
