@@ -42,6 +42,7 @@ struct vmsa_stats {
 	uint32_t placeholder_id;
 	struct task_state *tasks;
 	struct vmsa_task_row *rows;
+	struct task_state *last_task;	/* consecutive events often share a task */
 	struct vmsa_source_info *sources;
 	size_t nsources;
 	struct vmsa_hist stall, awake, memcg;
@@ -534,8 +535,9 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 	    (unsigned)ev->ctx >= VMSA_CTX_KSWAPD)
 		return VMSA_E_INVAL;
 
-	struct task_state *t;
-	HASH_FIND_INT(st->tasks, &ev->pid, t);
+	struct task_state *t = st->last_task;
+	if (!t || t->pid != ev->pid)
+		HASH_FIND_INT(st->tasks, &ev->pid, t);
 	if (!t) {
 		t = calloc(1, sizeof(*t));
 		if (!t)
@@ -543,6 +545,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 		t->pid = ev->pid;
 		HASH_ADD_INT(st->tasks, pid, t);
 	}
+	st->last_task = t;
 	int err = set_task_row(st, t, ev);
 	if (err)
 		return err;

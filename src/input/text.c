@@ -257,18 +257,16 @@ static bool try_cpu_at(const char *s, const char *q, const char *e, struct heade
 
 	/* event name, possibly "system:event", ends at ':' + space or EOL */
 	const char *ns = r, *last = r;
-	for (; r < e; r++) {
-		char c = *r;
-		if (c == ':') {
-			if (r + 1 == e || is_sp(r[1]))
-				break;
-			last = r + 1;
-			continue;
-		}
-		if (!(is_digit(c) || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+	for (;;) {
+		const char *c = memchr(r, ':', (size_t)(e - r));
+		if (!c)
 			return false;
+		r = c;
+		if (r + 1 == e || is_sp(r[1]))
+			break;
+		last = ++r;
 	}
-	if (r >= e || r == ns || r == last)
+	if (r == ns || r == last || r - ns > 128 || memchr(ns, ' ', (size_t)(r - ns)))
 		return false;
 	h->name = last;
 	h->name_len = (size_t)(r - last);
@@ -320,22 +318,29 @@ struct fields {
 	int n;
 };
 
+/* "k=v k=v ...": jump from '=' to '=' (memchr is vectorised), keys end at '='. */
 static void split_fields(const char *p, const char *e, struct fields *f)
 {
 	f->n = 0;
 	while (p < e && f->n < MAX_FIELDS) {
-		p = skip_sp(p, e);
-		const char *t = p;
-		while (p < e && !is_sp(*p))
-			p++;
-		const char *eq = memchr(t, '=', (size_t)(p - t));
-		if (!eq || eq == t || eq - t > 64)
-			continue;
-		struct kv *kv = &f->kv[f->n++];
-		kv->k = t;
-		kv->klen = (uint16_t)(eq - t);
-		kv->v = eq + 1;
-		kv->vlen = (uint32_t)(p - eq - 1);
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		if (!eq)
+			return;
+		const char *k = eq;
+		while (k > p && !is_sp(k[-1]))
+			k--;
+		const char *v = eq + 1;
+		const char *ve = memchr(v, ' ', (size_t)(e - v));
+		if (!ve)
+			ve = e;
+		if (k < eq && eq - k <= 64) {
+			struct kv *kv = &f->kv[f->n++];
+			kv->k = k;
+			kv->klen = (uint16_t)(eq - k);
+			kv->v = v;
+			kv->vlen = (uint32_t)(ve - v);
+		}
+		p = ve + 1;
 	}
 }
 
