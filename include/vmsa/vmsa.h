@@ -196,6 +196,9 @@ struct vmsa_traits {
 	int32_t cpus, instances;
 	char uname[192];		/* "Linux host 6.1.0 #1 SMP ..." */
 	char clock[32];
+	/* ring-buffer losses the file's CPU stats record (overrun + dropped) */
+	int32_t cpu_stats;		/* CPUs with stats; 0: none recorded */
+	uint64_t cpu_lost[64];
 };
 
 struct vmsa_text_parser;
@@ -302,9 +305,10 @@ int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
 typedef int (*vmsa_event_cb)(const struct vmsa_event *ev, void *payload);
 
 /**
- * vmsa_live_drain() - hand out what the buffers hold now; returns when they
- * are empty (0), or the callback's non-zero value.  Task names are
- * refreshed from saved_cmdlines first.
+ * vmsa_live_drain() - read what the buffers hold now and hand out, in
+ * timestamp order, the events older than 250 ms of trace time (all of them
+ * after vmsa_live_stop()); returns 0, or the callback's non-zero value.
+ * Task names are refreshed from saved_cmdlines first.
  */
 int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload);
 

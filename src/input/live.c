@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Live input from tracefs through libtracefs, decoded by binary.c. */
+/*
+ * Live input from tracefs through libtracefs, decoded by binary.c.
+ *
+ * Raw reads are not globally time-ordered: a record committed late on one
+ * CPU can be read after another CPU's later records (seen in QEMU: a
+ * reclaim's end read before its begin).  Decoded events are therefore held
+ * back for HOLD_NS of trace time and handed out in timestamp order; at the
+ * end (events disabled) everything left is handed out.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +18,14 @@
 #include "../internal.h"
 #include "input.h"
 
+#define HOLD_NS 250000000ull
+
+struct pending {
+	struct vmsa_event ev;
+	uint64_t seq;
+	char comm[256];
+};
+
 struct vmsa_live {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
@@ -18,10 +34,11 @@ struct vmsa_live {
 	struct vmsa_source_counts counts;
 	struct vmsa_traits traits;
 	bool enabled;
-	/* during a drain */
-	vmsa_event_cb cb;
-	void *payload;
-	int stop;
+	/* decoded, not yet handed out */
+	struct pending *pend;
+	size_t npend, cap;
+	uint64_t seq, max_ts;
+	int err;
 };
 
 int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
@@ -76,30 +93,76 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu, void *c
 	struct vmsa_live *lv = ctx;
 	struct vmsa_event ev;
 	enum vmsa_reject_reason why;
-	if (lv->stop)
-		return 1;
-	if (r->missed_events) {
-		vmsa_bin_lost(&lv->dec, r, &ev);
-		if ((lv->stop = lv->cb(&ev, lv->payload)))
-			return 1;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0) {
+			if (!r->missed_events)
+				continue;
+			vmsa_bin_lost(&lv->dec, r, &ev);
+		} else {
+			lv->counts.lines_read++;
+			lv->counts.bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
+			if (vmsa_bin_decode(&lv->dec, lv->tep, r, &ev, &why) != VMSA_BIN_EVENT)
+				continue;
+		}
+		if (lv->npend == lv->cap) {
+			size_t cap = lv->cap ? lv->cap * 2 : 1024;
+			struct pending *n = realloc(lv->pend, cap * sizeof(*n));
+			if (!n) {
+				lv->err = VMSA_E_NOMEM;
+				return 1;
+			}
+			lv->pend = n;
+			lv->cap = cap;
+		}
+		struct pending *p = &lv->pend[lv->npend++];
+		p->ev = ev;
+		p->seq = lv->seq++;
+		size_t n = ev.comm_len < sizeof(p->comm) ? ev.comm_len : sizeof(p->comm) - 1;
+		if (ev.comm)
+			memcpy(p->comm, ev.comm, n);
+		p->ev.comm_len = n;
+		if (ev.ts_ns > lv->max_ts)
+			lv->max_ts = ev.ts_ns;
 	}
-	lv->counts.lines_read++;
-	lv->counts.bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
-	if (vmsa_bin_decode(&lv->dec, lv->tep, r, &ev, &why) == VMSA_BIN_EVENT)
-		lv->stop = lv->cb(&ev, lv->payload);
-	return lv->stop;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+	if (x->ev.ts_ns != y->ev.ts_ns)
+		return x->ev.ts_ns < y->ev.ts_ns ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload)
 {
 	tracefs_load_cmdlines(NULL, lv->tep);
-	lv->cb = cb;
-	lv->payload = payload;
-	lv->stop = 0;
+	lv->err = 0;
 	if (tracefs_iterate_raw_events(lv->tep, lv->inst, NULL, 0, on_record, lv) < 0 &&
-	    !lv->stop)
+	    !lv->err)
 		return VMSA_E_IO;
-	return lv->stop;
+	if (lv->err)
+		return lv->err;
+	qsort(lv->pend, lv->npend, sizeof(*lv->pend), by_time);
+	/* hand out what is old enough; everything once the events are off */
+	size_t i = 0;
+	for (; i < lv->npend; i++) {
+		struct pending *p = &lv->pend[i];
+		if (lv->enabled && p->ev.ts_ns + HOLD_NS > lv->max_ts)
+			break;
+		p->ev.comm = p->comm;
+		int r = cb(&p->ev, payload);
+		if (r) {
+			i++;
+			memmove(lv->pend, lv->pend + i, (lv->npend - i) * sizeof(*lv->pend));
+			lv->npend -= i;
+			return r;
+		}
+	}
+	memmove(lv->pend, lv->pend + i, (lv->npend - i) * sizeof(*lv->pend));
+	lv->npend -= i;
+	return 0;
 }
 
 int vmsa_live_stop(struct vmsa_live *lv)
@@ -122,6 +185,7 @@ void vmsa_live_close(struct vmsa_live *lv)
 	if (lv->tep)
 		tep_free(lv->tep);
 	vmsa_bin_decoder_release(&lv->dec);
+	free(lv->pend);
 	free(lv);
 }
 

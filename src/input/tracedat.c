@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -116,6 +117,30 @@ static int check_header(int fd)
 	return 0;
 }
 
+/*
+ * "CPU: N\n...overrun: X\n...dropped events: Y\n" per CPU and buffer, as
+ * trace-cmd saved the kernel's per_cpu/cpuN/stats at the end of recording.
+ */
+static void add_cpustats(struct vmsa_traits *t, const char *stats)
+{
+	int cpu = -1;
+	for (const char *l = stats; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		unsigned long long v;
+		int c;
+		if (sscanf(l, "CPU: %d", &c) == 1)
+			cpu = c;
+		else if (cpu >= 0 && cpu < 64 &&
+			 (sscanf(l, "overrun: %llu", &v) == 1 ||
+			  sscanf(l, "dropped events: %llu", &v) == 1)) {
+			t->cpu_lost[cpu] += v;
+			if (cpu + 1 > t->cpu_stats)
+				t->cpu_stats = cpu + 1;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+}
+
 int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 		       struct vmsa_source_counts *counts, struct vmsa_traits *traits)
 {
@@ -184,6 +209,8 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	snprintf(traits->clock, sizeof(traits->clock), "%s", clk ? clk : "");
 	traits->cpus = tracecmd_cpus(td->top);
 	traits->instances = ninst;
+	for (int i = 0; i < nh; i++)
+		add_cpustats(traits, tracecmd_get_cpustats(hs[i]));
 	traits->timestamps_ns_precision = 1;
 	traits->dialect = VMSA_DIALECT_UNKNOWN;
 	*out = td;

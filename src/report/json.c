@@ -236,7 +236,18 @@ static jo *source_obj(const struct vmsa_source_info *s)
 	add(rec, "tracedat_version", dat ? u64(t->tracedat_version) : NULL);
 	add(rec, "uname", dat && t->uname[0] ? str_utf8(t->uname, strlen(t->uname)) : NULL);
 	add(rec, "clock", dat && t->clock[0] ? str_utf8(t->clock, strlen(t->clock)) : NULL);
+	char release[64] = "";
+	if (dat && sscanf(t->uname, "%*s %*s %63s", release) != 1)
+		release[0] = '\0';
+	add(rec, "kernel_release", release[0] ? json_object_new_string(release) : NULL);
 	add(rec, "cpus", dat ? json_object_new_int(t->cpus) : NULL);
+	jo *pc = NULL;
+	if (dat && t->cpu_stats) {
+		pc = json_object_new_array();
+		for (int i = 0; i < t->cpu_stats && i < 64; i++)
+			json_object_array_add(pc, u64(t->cpu_lost[i]));
+	}
+	add(rec, "events_lost_per_cpu", pc);
 	add(rec, "instances", dat ? json_object_new_int(t->instances) : NULL);
 	add(o, "recording", rec);
 	return o;

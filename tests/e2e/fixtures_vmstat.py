@@ -179,7 +179,8 @@ def main():
         rec = b["input"]["sources"][0]["recording"]
         check("%s: trace.dat metadata" % label,
               rec["tracedat_version"] in (6, 7) and rec["cpus"] == meta["guest_cpus"] and
-              meta["kernel_release"] in (rec["uname"] or ""), rec)
+              rec["kernel_release"] == meta["kernel_release"] and
+              rec["events_lost_per_cpu"] == [0] * meta["guest_cpus"], rec)
 
         # the analyzer, live, in the guest
         live_path = os.path.join(d, "live.json")
