@@ -15,6 +15,12 @@ H1=$!
 /bin/hog 96 1 > /dev/null &
 H2=$!
 wait $DD $H1 $H2
+# quiesce before the memcg phase: the cgroup's memory.stat pgscan also
+# counts global reclaim scanning the cgroup's pages, which a trace cannot
+# attribute to a memcg; with global reclaim idle, all of them are memcg reclaim
+rm -f /data/big
+sync
+echo 3 > /proc/sys/vm/drop_caches
+sleep 3
 echo 16M > /sys/fs/cgroup/hog/memory.max
 sh -c 'echo $$ > /sys/fs/cgroup/hog/cgroup.procs && exec /bin/hog 32 1' > /dev/null
-rm -f /data/big
