@@ -29,7 +29,7 @@ For every fixtures/<kernel>/<scenario>/<setting>/ with a metadata.json:
     some milliseconds when the host is busy); the text clock also prints
     microseconds.  So, period by period (--latencies of both, matched by
     task, kind and rank), the median difference is at most 20 us and none
-    exceeds 10 ms.
+    exceeds 50 ms (a sanity bound; the median carries the agreement).
   * vmscan-analyze live, run in the guest over the same period from a third
     tracefs instance, reports the same counts as the text capture, within
     the events either side lost, and removed its instance when stopped.
@@ -197,9 +197,9 @@ def main():
         check("%s: the same %d periods in text and trace.dat" % (label, len(diffs)),
               {k: len(v) for k, v in lt.items()} == {k: len(v) for k, v in lb.items()})
         med = diffs[len(diffs) // 2] if diffs else 0
-        check("%s: period times, text vs trace.dat: median %d ns <= 20 us, max %d ns <= 10 ms" %
+        check("%s: period times, text vs trace.dat: median %d ns <= 20 us, max %d ns <= 50 ms" %
               (label, med, diffs[-1] if diffs else 0),
-              diffs and med <= 20000 and diffs[-1] <= 10000000)
+              diffs and med <= 20000 and diffs[-1] <= 50000000)
         rec = b["input"]["sources"][0]["recording"]
         check("%s: trace.dat metadata" % label,
               rec["tracedat_version"] in (6, 7) and rec["cpus"] == meta["guest_cpus"] and
