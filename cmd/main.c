@@ -23,11 +23,14 @@ enum {
 	EXIT_UNSUPPORTED = 5,	/* an input in a format not read (perf.data, trace.dat on stdin) */
 	EXIT_CORRUPT = 6,	/* a binary input is truncated or corrupt */
 	EXIT_LIVE = 7,		/* live tracing unavailable: not root, no tracefs */
+	EXIT_CHECK = 8,		/* check: a threshold is violated */
 };
 
 static const char usage_text[] =
 	"Usage: vmscan-analyze [OPTIONS] [FILE...]\n"
 	"       vmscan-analyze live [OPTIONS]\n"
+	"       vmscan-analyze merge [--pretty] INPUT...\n"
+	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] INPUT\n"
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
 	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
 	"\n"
@@ -35,6 +38,13 @@ static const char usage_text[] =
 	"output or a binary trace.dat (recognised by its content); '-' or no FILE\n"
 	"reads text from standard input, streaming.  Several files are analysed\n"
 	"together as one trace.\n"
+	"\n"
+	"merge adds JSON summaries (or traces) into one JSON summary.  check\n"
+	"evaluates thresholds on one summary or trace: EXPR is 'A OP B' with OP one\n"
+	"of < <= == != >= > and A, B a number, a field path or NUMBER * path, e.g.\n"
+	"'totals.direct.writes.file_async == 0', 'latency.direct_stall_ns.p99_ns <\n"
+	"5e6', 'totals.kswapd.writes.file_async <= 0.01 * totals.kswapd.pages_scanned'.\n"
+	"A thresholds FILE has one EXPR a line ('#' starts a comment).\n"
 	"\n"
 	"live traces the running kernel (root, tracefs): it enables the vmscan\n"
 	"events in a tracefs instance of its own, reads the raw records, and removes\n"
@@ -50,6 +60,8 @@ static const char usage_text[] =
 	"                            period to FILE as CSV\n"
 	"      --interval SEC        while streaming, print a report every SEC seconds\n"
 	"      --duration SEC        live: stop after SEC seconds\n"
+	"  -t, --threshold EXPR      check: a threshold (repeatable)\n"
+	"      --thresholds FILE     check: thresholds, one a line\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
@@ -64,7 +76,7 @@ static const char usage_text[] =
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
 	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
 	"input); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
-	"unavailable (not root, no tracefs).\n";
+	"unavailable (not root, no tracefs); 8 check: a threshold is violated.\n";
 
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
 static volatile sig_atomic_t sig_ints, sig_terms;
@@ -87,6 +99,9 @@ struct cli {
 	const char *latencies_path;
 	bool pretty, ignore_pid, latency_list, strict, quiet;
 	double interval, duration;
+	const char **thresholds;
+	int nthresholds;
+	const char *thresholds_file;
 	long max_messages;
 	long messages;
 	FILE *lat_csv;
@@ -321,11 +336,139 @@ static int run_live(struct cli *c, struct vmsa_stats *st)
 	return status;
 }
 
+/* A JSON summary file as it is, or a trace analysed into one. */
+static int load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
+{
+	*out = NULL;
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
+	int first = ' ';
+	while (f && (first == ' ' || first == '\n' || first == '\t' || first == '\r'))
+		first = fgetc(f);
+	if (f)
+		fclose(f);
+	if (first == '{') {
+		int err = vmsa_doc_parse_file(out, path);
+		if (err) {
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", path,
+				err == VMSA_E_UNSUPPORTED
+					? "not a vmscan-analyze JSON summary of schema version 1"
+					: vmsa_strerror(err));
+			return err == VMSA_E_IO ? EXIT_INPUT : EXIT_CORRUPT;
+		}
+		return EXIT_OK;
+	}
+	struct vmsa_stats_options so = {.ignore_pid = c->ignore_pid};
+	struct vmsa_stats *st;
+	if (vmsa_stats_new(&st, &so))
+		return EXIT_RUNTIME;
+	int status = run_source(c, st, path);
+	if (status == EXIT_OK) {
+		struct vmsa_summary *sum;
+		if (vmsa_stats_summary(st, &sum) || vmsa_doc_from_summary(out, sum))
+			status = EXIT_RUNTIME;
+		else
+			vmsa_summary_free(sum);
+	}
+	vmsa_stats_free(st);
+	return status < 0 ? EXIT_OK : status;
+}
+
+static int run_merge(struct cli *c, int n, char **paths)
+{
+	if (n < 1) {
+		fprintf(stderr, "vmscan-analyze: merge wants at least one INPUT\n");
+		return EXIT_USAGE;
+	}
+	struct vmsa_doc *all = NULL;
+	int status = EXIT_OK;
+	for (int i = 0; i < n && status == EXIT_OK; i++) {
+		struct vmsa_doc *d;
+		if ((status = load_doc(c, paths[i], &d)))
+			break;
+		if (!all) {
+			all = d;
+			continue;
+		}
+		if (vmsa_doc_merge(all, d)) {
+			fprintf(stderr, "vmscan-analyze: %s: cannot be merged (different layout)\n",
+				paths[i]);
+			status = EXIT_CORRUPT;
+		}
+		vmsa_doc_free(d);
+	}
+	if (status == EXIT_OK && vmsa_doc_write(stdout, all, c->pretty))
+		status = EXIT_RUNTIME;
+	vmsa_doc_free(all);
+	return status;
+}
+
+static int run_check(struct cli *c, int n, char **paths)
+{
+	if (n != 1) {
+		fprintf(stderr, "vmscan-analyze: check wants one INPUT\n");
+		return EXIT_USAGE;
+	}
+	char **exprs = calloc((size_t)c->nthresholds + 256, sizeof(*exprs));
+	int ne = 0;
+	for (int i = 0; i < c->nthresholds; i++)
+		exprs[ne++] = strdup(c->thresholds[i]);
+	if (c->thresholds_file) {
+		FILE *f = fopen(c->thresholds_file, "r");
+		if (!f) {
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", c->thresholds_file, strerror(errno));
+			return EXIT_INPUT;
+		}
+		char line[1024];
+		while (fgets(line, sizeof(line), f) && ne < c->nthresholds + 256) {
+			char *h = strchr(line, '#');
+			if (h)
+				*h = '\0';
+			size_t l = strlen(line);
+			while (l && (line[l - 1] == '\n' || line[l - 1] == ' ' || line[l - 1] == '\t'))
+				line[--l] = '\0';
+			char *b = line;
+			while (*b == ' ' || *b == '\t')
+				b++;
+			if (*b)
+				exprs[ne++] = strdup(b);
+		}
+		fclose(f);
+	}
+	if (!ne) {
+		fprintf(stderr, "vmscan-analyze: check wants thresholds (-t, --thresholds)\n");
+		free(exprs);
+		return EXIT_USAGE;
+	}
+	struct vmsa_doc *d;
+	int status = load_doc(c, paths[0], &d);
+	int failed = 0;
+	for (int i = 0; status == EXIT_OK && i < ne; i++) {
+		int pass;
+		char msg[600];
+		if (vmsa_doc_check(d, exprs[i], &pass, msg, sizeof(msg))) {
+			fprintf(stderr, "vmscan-analyze: threshold %s\n", msg);
+			status = EXIT_USAGE;
+			break;
+		}
+		printf("%s %s\n", pass ? "ok  " : "FAIL", msg);
+		failed += !pass;
+	}
+	if (status == EXIT_OK && failed) {
+		fprintf(stderr, "vmscan-analyze: %d of %d thresholds violated\n", failed, ne);
+		status = EXIT_CHECK;
+	}
+	for (int i = 0; i < ne; i++)
+		free(exprs[i]);
+	free(exprs);
+	vmsa_doc_free(d);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION };
+	       O_MAXMSG, O_DURATION, O_THRESHOLDS };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -335,6 +478,8 @@ int main(int argc, char **argv)
 		{"latencies", required_argument, NULL, O_LATENCIES},
 		{"interval", required_argument, NULL, O_INTERVAL},
 		{"duration", required_argument, NULL, O_DURATION},
+		{"threshold", required_argument, NULL, 't'},
+		{"thresholds", required_argument, NULL, O_THRESHOLDS},
 		{"strict", no_argument, NULL, O_STRICT},
 		{"max-messages", required_argument, NULL, O_MAXMSG},
 		{"quiet", no_argument, NULL, 'q'},
@@ -344,7 +489,7 @@ int main(int argc, char **argv)
 	};
 	int opt;
 	char *end;
-	while ((opt = getopt_long(argc, argv, "f:j:qhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:j:t:qhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			c.format = optarg;
@@ -384,6 +529,16 @@ int main(int argc, char **argv)
 				fprintf(stderr, "vmscan-analyze: --duration wants seconds > 0\n");
 				return EXIT_USAGE;
 			}
+			break;
+		case 't':
+			c.thresholds = realloc(c.thresholds, (size_t)(c.nthresholds + 1) *
+								 sizeof(*c.thresholds));
+			if (!c.thresholds)
+				return EXIT_RUNTIME;
+			c.thresholds[c.nthresholds++] = optarg;
+			break;
+		case O_THRESHOLDS:
+			c.thresholds_file = optarg;
 			break;
 		case O_STRICT:
 			c.strict = true;
@@ -439,6 +594,17 @@ int main(int argc, char **argv)
 	}
 
 	int status = EXIT_OK;
+	const char *sub = optind < argc ? argv[optind] : "";
+	if (!strcmp(sub, "merge") || !strcmp(sub, "check")) {
+		c.quiet = true; /* per-line messages would drown the result */
+		status = !strcmp(sub, "merge") ? run_merge(&c, argc - optind - 1, &argv[optind + 1])
+					       : run_check(&c, argc - optind - 1, &argv[optind + 1]);
+		vmsa_stats_free(st);
+		free(c.thresholds);
+		if (c.lat_csv)
+			fclose(c.lat_csv);
+		return status;
+	}
 	bool live = optind < argc && strcmp(argv[optind], "live") == 0;
 	if (live && optind + 1 < argc) {
 		fprintf(stderr, "vmscan-analyze: live takes no FILE\n");
@@ -480,5 +646,6 @@ int main(int argc, char **argv)
 		status = EXIT_REJECTED;
 	}
 	vmsa_stats_free(st);
+	free(c.thresholds);
 	return status;
 }

@@ -167,6 +167,10 @@ static inline uint64_t vmsa_reclaimed(const struct vmsa_counters *c)
 	return c->reclaimed_file + c->reclaimed_anon + c->reclaimed_unknown;
 }
 
+struct json_object;
+struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum);
+int vmsa_json_write(FILE *f, struct json_object *root, int pretty);
+
 void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *src);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 

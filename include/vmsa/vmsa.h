@@ -415,6 +415,32 @@ struct vmsa_task_row_view {
 };
 void vmsa_task_row_view(const struct vmsa_task_row *row, struct vmsa_task_row_view *out);
 
+/* ------------------------------------------------------------------ */
+/* JSON summary documents: merge, query, check                         */
+/* ------------------------------------------------------------------ */
+
+struct vmsa_doc;
+
+int vmsa_doc_from_summary(struct vmsa_doc **out, const struct vmsa_summary *sum);
+/* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
+ * (not a vmscan-analyze summary of this schema version). */
+int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
+/* Adds src into dst (docs/json-schema.md, "Merging"). */
+int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src);
+int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
+/* A dotted path ("totals.direct.pages_scanned"): 0 and *v, 1 if null,
+ * VMSA_E_INVAL if absent or not a number. */
+int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v);
+/*
+ * vmsa_doc_check() - evaluate "A OP B" (OP one of < <= == != >= >; A and B
+ * a number, a path, or NUMBER * path).  0 with *pass set and a message
+ * naming the measured values (a null field fails, "not measured"), or
+ * VMSA_E_INVAL with the reason in msg.
+ */
+int vmsa_doc_check(const struct vmsa_doc *d, const char *expr, int *pass, char *msg,
+		   size_t msgn);
+void vmsa_doc_free(struct vmsa_doc *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -276,8 +276,7 @@ static jo *notes(const struct vmsa_summary *sum)
 	return a;
 }
 
-int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
-		     const struct vmsa_report_options *opts)
+struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum)
 {
 	const struct vmsa_totals *t = &sum->totals;
 	jo *root = json_object_new_object();
@@ -384,17 +383,28 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 	}
 	add(root, "processes", procs);
 	add(root, "kswapd", ksw);
+	return root;
+}
 
+int vmsa_json_write(FILE *f, struct json_object *root, int pretty)
+{
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
-		    (opts && opts->pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
+		    (pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
 	const char *s = json_object_to_json_string_ext(root, flags);
-	int err = s ? 0 : VMSA_E_NOMEM;
-	if (s) {
-		fputs(s, f);
-		fputc('\n', f);
-	}
+	if (!s)
+		return VMSA_E_NOMEM;
+	fputs(s, f);
+	fputc('\n', f);
+	return ferror(f) ? VMSA_E_IO : 0;
+}
+
+int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
+		     const struct vmsa_report_options *opts)
+{
+	jo *root = vmsa_summary_to_json(sum);
+	if (!root)
+		return VMSA_E_NOMEM;
+	int err = vmsa_json_write(f, root, opts && opts->pretty);
 	json_object_put(root);
-	if (!err && ferror(f))
-		err = VMSA_E_IO;
 	return err;
 }

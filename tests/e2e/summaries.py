@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""merge and check on JSON summaries.
+
+merge: a generated 6.1 trace is cut into pieces where no reclaim window is
+open and every kswapd is asleep; the summaries of the pieces, merged, must
+equal the summary of the whole trace in totals, latency histograms (with
+their recomputed percentiles), process rows and kswapd rows, and in the
+input counts.  Merging a summary with itself doubles every counter.
+check: thresholds that hold pass (exit 0), one that does not fails (exit 8)
+naming the measured value, a null field fails as "not measured", a bad
+expression is a usage error (exit 2); thresholds also come from a file.
+
+usage: summaries.py TOOL SOURCE_DIR WORKDIR
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:400]))
+
+
+EV = re.compile(r"-(\d+)\s+\[\d+\].*?: (mm_vmscan_\w+):")
+
+
+def quiescent_cuts(lines):
+    """Line indexes before which nothing is open."""
+    open_win, awake, cuts = {}, set(), []
+    for i, l in enumerate(lines):
+        if not open_win and not awake and i > 2:
+            cuts.append(i)
+        m = EV.search(l)
+        if not m:
+            continue
+        pid, name = m.group(1), m.group(2)
+        if name.endswith("_reclaim_begin"):
+            open_win[pid] = open_win.get(pid, 0) + 1
+        elif name.endswith("_reclaim_end"):
+            if open_win.get(pid, 0) > 1:
+                open_win[pid] -= 1
+            else:
+                open_win.pop(pid, None)
+        elif name == "mm_vmscan_kswapd_wake":
+            awake.add(pid)
+        elif name == "mm_vmscan_kswapd_sleep":
+            awake.discard(pid)
+    return cuts
+
+
+def analyze(tool, path):
+    return json.loads(subprocess.run([tool, "-f", "json", "--quiet", path], capture_output=True,
+                                     check=True).stdout)
+
+
+def merge(tool, paths):
+    p = subprocess.run([tool, "merge"] + paths, capture_output=True)
+    return p.returncode, (json.loads(p.stdout) if p.returncode == 0 else None), p.stderr
+
+
+def comparable(doc):
+    d = dict(doc)
+    d["input"] = {k: v for k, v in doc["input"].items() if k != "sources"}
+    return {k: d[k] for k in ("input", "totals", "latency", "processes", "kswapd")}
+
+
+def main():
+    tool, src, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    whole = os.path.join(work, "whole.txt")
+    with open(whole, "w") as f:
+        subprocess.run([sys.executable, os.path.join(src, "tests", "e2e", "gentrace.py"),
+                        "--format", "6.1", "--names", "any", "--seed", "21", "--tasks", "6",
+                        "--reclaims", "4"], stdout=f, check=True)
+    lines = open(whole).read().splitlines(True)
+    cuts = quiescent_cuts(lines)
+    mid = [c for c in cuts if len(lines) // 4 < c < 3 * len(lines) // 4]
+    check("the trace has quiescent points to cut at (%d)" % len(mid), len(mid) >= 2)
+    pieces = [0, mid[0], mid[-1], len(lines)] if len(mid) >= 2 else [0, len(lines)]
+    paths = []
+    for i in range(len(pieces) - 1):
+        p = os.path.join(work, "piece%d.txt" % i)
+        with open(p, "w") as f:
+            f.writelines(lines[pieces[i]:pieces[i + 1]])
+        paths.append(p)
+    jw = analyze(tool, whole)
+    jsons = []
+    for p in paths:
+        jp = p + ".json"
+        with open(jp, "w") as f:
+            json.dump(analyze(tool, p), f)
+        jsons.append(jp)
+    rc, merged, err = merge(tool, jsons)
+    check("merge of %d pieces exits 0" % len(jsons), rc == 0, err)
+    if merged:
+        a, b = comparable(merged), comparable(jw)
+        for k in a:
+            check("merged pieces == whole trace: %s" % k, a[k] == b[k],
+                  [x for x in (a[k] if isinstance(a[k], dict) else {})
+                   if a[k].get(x) != b[k].get(x)])
+        check("merged input lists every source", len(merged["input"]["sources"]) == len(jsons))
+    # traces are accepted as inputs too
+    rc, merged2, err = merge(tool, paths)
+    check("merge of the traces themselves == merge of their summaries",
+          rc == 0 and merged and comparable(merged2) == comparable(merged), err)
+    rc, twice, _ = merge(tool, [jsons[0], jsons[0]])
+    one = json.load(open(jsons[0]))
+    check("a summary merged with itself doubles its counters",
+          rc == 0 and twice["totals"]["direct"]["pages_scanned"] ==
+          2 * one["totals"]["direct"]["pages_scanned"] and
+          twice["latency"]["direct_stall_ns"]["count"] ==
+          2 * one["latency"]["direct_stall_ns"]["count"] and
+          twice["latency"]["direct_stall_ns"]["max_ns"] == one["latency"]["direct_stall_ns"]["max_ns"])
+    bad = os.path.join(work, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema": "something-else"}')
+    rc, _, err = merge(tool, [jsons[0], bad])
+    check("merge refuses a JSON that is not a summary", rc == 6 and b"bad.json" in err, err)
+
+    # check
+    def run_check(args):
+        return subprocess.run([tool, "check"] + args, capture_output=True)
+    r = run_check(["-t", "totals.direct.reclaims > 0", "-t",
+                   "totals.direct.writes.anon_async >= 0", whole])
+    check("check: thresholds that hold exit 0", r.returncode == 0, r.stdout + r.stderr)
+    n = jw["totals"]["direct"]["reclaims"]
+    r = run_check(["-t", "totals.direct.reclaims < %d" % n, jsons[0] if False else whole])
+    check("check: a violated threshold exits 8 naming the value",
+          r.returncode == 8 and ("measured %d violates %d" % (n, n)).encode() in r.stdout,
+          r.stdout)
+    r = run_check(["-t", "totals.direct.writes.file_sync == 0", whole])
+    check("check: a null field (sync writes on a 6.1 trace) fails as not measured",
+          r.returncode == 8 and b"not measured" in r.stdout, r.stdout)
+    r = run_check(["-t", "totals.direct.reclaims ~ 3", whole])
+    check("check: a bad operator is a usage error", r.returncode == 2, r.stderr)
+    r = run_check(["-t", "totals.no.such.field < 3", whole])
+    check("check: an unknown field is a usage error", r.returncode == 2 and b"no numeric" in
+          r.stderr, r.stderr)
+    tf = os.path.join(work, "thresholds")
+    with open(tf, "w") as f:
+        f.write("# CI gate\ntotals.direct.writes.file_async == 0  # no file writes\n"
+                "totals.kswapd.writes.file_async <= 0.5 * totals.kswapd.pages_scanned\n\n")
+    r = run_check(["--thresholds", tf, jsons[0]])
+    check("check: thresholds from a file, on a JSON summary",
+          r.returncode in (0, 8) and r.stdout.count(b"\n") == 2, r.stdout)
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
