@@ -30,6 +30,7 @@ static const char usage_text[] =
 	"Usage: vmscan-analyze [OPTIONS] [FILE...]\n"
 	"       vmscan-analyze live [OPTIONS]\n"
 	"       vmscan-analyze merge [--pretty] INPUT...\n"
+	"       vmscan-analyze compare [--name NAME]... [--relative] INPUT...\n"
 	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] INPUT\n"
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
 	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
@@ -39,6 +40,9 @@ static const char usage_text[] =
 	"reads text from standard input, streaming.  Several files are analysed\n"
 	"together as one trace.\n"
 	"\n"
+	"compare prints the inputs (traces or JSON summaries) side by side in the\n"
+	"rows of the 2010 cover letter's tables, then 6.1's and derived rows; the\n"
+	"columns are named by --name, in order, or by the file names.\n"
 	"merge adds JSON summaries (or traces) into one JSON summary.  check\n"
 	"evaluates thresholds on one summary or trace: EXPR is 'A OP B' with OP one\n"
 	"of < <= == != >= > and A, B a number, a field path or NUMBER * path, e.g.\n"
@@ -62,6 +66,8 @@ static const char usage_text[] =
 	"      --duration SEC        live: stop after SEC seconds\n"
 	"  -t, --threshold EXPR      check: a threshold (repeatable)\n"
 	"      --thresholds FILE     check: thresholds, one a line\n"
+	"      --name NAME           compare: the next column's name (repeatable)\n"
+	"      --relative            compare: show changes against the first column\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
@@ -102,6 +108,9 @@ struct cli {
 	const char **thresholds;
 	int nthresholds;
 	const char *thresholds_file;
+	const char **names;
+	int nnames;
+	bool relative;
 	long max_messages;
 	long messages;
 	FILE *lat_csv;
@@ -402,6 +411,35 @@ static int run_merge(struct cli *c, int n, char **paths)
 	return status;
 }
 
+static int run_compare(struct cli *c, int n, char **paths)
+{
+	if (n < 1) {
+		fprintf(stderr, "vmscan-analyze: compare wants at least one INPUT\n");
+		return EXIT_USAGE;
+	}
+	if (c->nnames > n) {
+		fprintf(stderr, "vmscan-analyze: more --name than inputs\n");
+		return EXIT_USAGE;
+	}
+	struct vmsa_doc **docs = calloc((size_t)n, sizeof(*docs));
+	const char **names = calloc((size_t)n, sizeof(*names));
+	int status = docs && names ? EXIT_OK : EXIT_RUNTIME;
+	for (int i = 0; i < n && status == EXIT_OK; i++) {
+		status = load_doc(c, paths[i], &docs[i]);
+		const char *base = strrchr(paths[i], '/');
+		names[i] = i < c->nnames ? c->names[i] : base ? base + 1 : paths[i];
+	}
+	if (status == EXIT_OK &&
+	    vmsa_report_compare(stdout, (const struct vmsa_doc *const *)docs, names, n,
+				!strcmp(c->format, "json"), c->relative))
+		status = EXIT_RUNTIME;
+	for (int i = 0; docs && i < n; i++)
+		vmsa_doc_free(docs[i]);
+	free(docs);
+	free(names);
+	return status;
+}
+
 static int run_check(struct cli *c, int n, char **paths)
 {
 	if (n != 1) {
@@ -468,7 +506,7 @@ int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION, O_THRESHOLDS };
+	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -480,6 +518,8 @@ int main(int argc, char **argv)
 		{"duration", required_argument, NULL, O_DURATION},
 		{"threshold", required_argument, NULL, 't'},
 		{"thresholds", required_argument, NULL, O_THRESHOLDS},
+		{"name", required_argument, NULL, O_NAME},
+		{"relative", no_argument, NULL, O_RELATIVE},
 		{"strict", no_argument, NULL, O_STRICT},
 		{"max-messages", required_argument, NULL, O_MAXMSG},
 		{"quiet", no_argument, NULL, 'q'},
@@ -540,6 +580,15 @@ int main(int argc, char **argv)
 		case O_THRESHOLDS:
 			c.thresholds_file = optarg;
 			break;
+		case O_NAME:
+			c.names = realloc(c.names, (size_t)(c.nnames + 1) * sizeof(*c.names));
+			if (!c.names)
+				return EXIT_RUNTIME;
+			c.names[c.nnames++] = optarg;
+			break;
+		case O_RELATIVE:
+			c.relative = true;
+			break;
 		case O_STRICT:
 			c.strict = true;
 			break;
@@ -595,12 +644,16 @@ int main(int argc, char **argv)
 
 	int status = EXIT_OK;
 	const char *sub = optind < argc ? argv[optind] : "";
-	if (!strcmp(sub, "merge") || !strcmp(sub, "check")) {
+	if (!strcmp(sub, "merge") || !strcmp(sub, "check") || !strcmp(sub, "compare")) {
 		c.quiet = true; /* per-line messages would drown the result */
-		status = !strcmp(sub, "merge") ? run_merge(&c, argc - optind - 1, &argv[optind + 1])
-					       : run_check(&c, argc - optind - 1, &argv[optind + 1]);
+		int n = argc - optind - 1;
+		char **rest = &argv[optind + 1];
+		status = !strcmp(sub, "merge")	 ? run_merge(&c, n, rest)
+			 : !strcmp(sub, "check") ? run_check(&c, n, rest)
+						 : run_compare(&c, n, rest);
 		vmsa_stats_free(st);
 		free(c.thresholds);
+		free(c.names);
 		if (c.lat_csv)
 			fclose(c.lat_csv);
 		return status;

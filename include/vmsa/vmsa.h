@@ -441,6 +441,15 @@ int vmsa_doc_check(const struct vmsa_doc *d, const char *expr, int *pass, char *
 		   size_t msgn);
 void vmsa_doc_free(struct vmsa_doc *d);
 
+/*
+ * vmsa_report_compare() - the summaries side by side, one column each, in
+ * the rows of the 2010 cover letter, then 6.1's and derived rows.  json:
+ * {"columns": [...], "rows": [{"row": label, "values": [...]}]}; relative:
+ * each cell also shows its change against the first column.
+ */
+int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char *const *names,
+			int n, int json, int relative);
+
 #ifdef __cplusplus
 }
 #endif
