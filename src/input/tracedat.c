@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 #include <trace-cmd.h>
@@ -141,6 +144,60 @@ static void add_cpustats(struct vmsa_traits *t, const char *stats)
 	}
 }
 
+/*
+ * libtracecmd 3.1.6 can crash on corrupted files beyond the fixed header
+ * (a NULL dereference in tracecmd_buffer_instance_handle()'s error path,
+ * found by fuzz/fuzz_tracedat).  So a child process reads the whole file
+ * first -- every buffer, every record -- and the file is used only if the
+ * child finished cleanly within a time proportional to its size.
+ */
+static int probe(const char *path, off_t size)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0; /* cannot probe: read it as it comes */
+	if (pid == 0) {
+		struct tracecmd_input *top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!top)
+			_exit(2);
+		int n = tracecmd_buffer_instances(top);
+		for (int i = -1; i < n; i++) {
+			struct tracecmd_input *h =
+				i < 0 ? top : tracecmd_buffer_instance_handle(top, i);
+			if (!h)
+				_exit(3);
+			for (int c = 0; c < tracecmd_cpus(h); c++) {
+				struct tep_record *r;
+				while ((r = tracecmd_read_data(h, c))) {
+					tep_find_event_by_record(tracecmd_get_tep(h), r);
+					tracecmd_free_record(r);
+				}
+			}
+		}
+		_exit(0); /* no cleanup: the library's leaks are not ours to report */
+	}
+	int status = 0;
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double limit = 30.0 + (double)size / (4 << 20); /* >= 4 MB/s */
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >
+		    limit) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return VMSA_E_CORRUPT;
+		}
+		nanosleep(&(struct timespec){0, 2 * 1000 * 1000}, NULL);
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : VMSA_E_CORRUPT;
+}
+
 int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 		       struct vmsa_source_counts *counts, struct vmsa_traits *traits)
 {
@@ -148,8 +205,11 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return VMSA_E_IO;
-	int bad = check_header(fd);
+	struct stat st;
+	int bad = fstat(fd, &st) ? VMSA_E_IO : check_header(fd);
 	close(fd);
+	if (!bad)
+		bad = probe(path, st.st_size);
 	if (bad)
 		return bad;
 	tracecmd_set_loglevel(TEP_LOG_NONE);

@@ -60,6 +60,8 @@ def main():
         off = rnd.randrange(10, min(size, 16384))
         b[off:off + 8] = b"\xff" * 8
         cases.append(("0xff x 8 at %d" % off, bytes(b)))
+    for reg in sorted(glob.glob(os.path.join(src, "tests", "regress", "*.dat"))):
+        cases.append(("regression " + os.path.basename(reg), open(reg, "rb").read()))
     passed = failed = 0
     path = os.path.join(work, "case.dat")
     for name, blob in cases:
