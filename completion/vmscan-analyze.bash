@@ -1,0 +1,22 @@
+# bash completion for vmscan-analyze
+_vmscan_analyze()
+{
+	local cur prev
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	case $prev in
+	-f|--format) COMPREPLY=($(compgen -W "classic json" -- "$cur")); return ;;
+	-j|--json|--latencies|--thresholds) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--interval|--duration|--max-messages|-t|--threshold|--name) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "--format --json --pretty --ignore-pid --latency-list
+			--latencies --interval --duration --threshold --thresholds --name
+			--relative --strict --max-messages --quiet --help --version" -- "$cur"))
+	elif [[ $COMP_CWORD -eq 1 ]]; then
+		COMPREPLY=($(compgen -W "live merge compare check" -- "$cur") $(compgen -f -- "$cur"))
+	else
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+}
+complete -F _vmscan_analyze vmscan-analyze
