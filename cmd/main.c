@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +61,8 @@ static const char usage_text[] =
 	"      --pretty              indent JSON output\n"
 	"      --ignore-pid          aggregate tasks of the same name\n"
 	"      --latency-list        classic report: list every latency per task\n"
+	"      --histogram           classic report: log2 histograms of direct reclaim\n"
+	"                            stalls and kswapd awake time, overall and per task\n"
 	"      --latencies FILE      write every completed reclaim and kswapd awake\n"
 	"                            period to FILE as CSV\n"
 	"      --interval SEC        while streaming, print a report every SEC seconds\n"
@@ -73,6 +76,9 @@ static const char usage_text[] =
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
 	"  -h, --help                show this help\n"
 	"  -V, --version             show the version\n"
+	"\n"
+	"Files over 4 MB show a progress line on stderr when it is a terminal,\n"
+	"every VMSA_PROGRESS_INTERVAL seconds (default 0.5).\n"
 	"\n"
 	"Streaming: the first SIGINT prints a report and reading goes on; a second\n"
 	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM prints\n"
@@ -103,7 +109,7 @@ struct cli {
 	const char *format;
 	const char *json_path;
 	const char *latencies_path;
-	bool pretty, ignore_pid, latency_list, strict, quiet;
+	bool pretty, ignore_pid, latency_list, strict, quiet, histogram;
 	double interval, duration;
 	const char **thresholds;
 	int nthresholds;
@@ -185,7 +191,8 @@ static int report(const struct cli *c, struct vmsa_stats *st, FILE *out, bool fi
 	}
 	struct vmsa_report_options ro = {.ignore_pid = c->ignore_pid,
 					 .latency_list = c->latency_list,
-					 .pretty = c->pretty};
+					 .pretty = c->pretty,
+					 .histogram = c->histogram};
 	if (strcmp(c->format, "json") == 0)
 		err = vmsa_report_json(out, sum, &ro);
 	else
@@ -230,6 +237,13 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 	double next_report = c->interval > 0 ? now_s() + c->interval : 0;
 	int status = EXIT_OK;
 	uint64_t n = 0;
+	/* a progress line for big files, on a terminal only (never in logs) */
+	struct stat fst;
+	bool progress = isatty(STDERR_FILENO) && strcmp(path, "-") && stat(path, &fst) == 0 &&
+			S_ISREG(fst.st_mode) && fst.st_size > (4 << 20);
+	const char *pi = getenv("VMSA_PROGRESS_INTERVAL");
+	double every = pi ? strtod(pi, NULL) : 0.5;
+	double t0 = now_s(), next_progress = t0 + every;
 	struct vmsa_event ev;
 	for (;;) {
 		err = vmsa_source_next(src, &ev);
@@ -266,6 +280,22 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 			status = -1;
 			break;
 		}
+		if (progress && now_s() >= next_progress) {
+			const struct vmsa_source_counts *k = vmsa_source_counts(src);
+			double el = now_s() - t0;
+			if (vmsa_source_traits(src)->tracedat_version)
+				fprintf(stderr, "\r%s: %" PRIu64 " records, %.1f M events/s, %d:%02d   ",
+					path, k->lines_read, (double)n / el / 1e6, (int)el / 60,
+					(int)el % 60);
+			else
+				fprintf(stderr,
+					"\r%s: %.0f / %.0f MB (%.0f%%), %.1f M events/s, %d:%02d   ",
+					path, (double)k->bytes_read / 1048576.0,
+					(double)fst.st_size / 1048576.0,
+					100.0 * (double)k->bytes_read / (double)fst.st_size,
+					(double)n / el / 1e6, (int)el / 60, (int)el % 60);
+			next_progress = now_s() + every;
+		}
 		bool due = c->interval > 0 && now_s() >= next_report;
 		if (req == 1 || due) {
 			if (req == 1)
@@ -282,6 +312,8 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 				next_report = now_s() + c->interval;
 		}
 	}
+	if (progress)
+		fputs("\r\033[K", stderr);
 	if (vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
 				  vmsa_source_counts(src), vmsa_source_traits(src)))
 		status = EXIT_RUNTIME;
@@ -506,13 +538,14 @@ int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE };
+	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
 		{"pretty", no_argument, NULL, O_PRETTY},
 		{"ignore-pid", no_argument, NULL, O_IGNORE_PID},
 		{"latency-list", no_argument, NULL, O_LAT_LIST},
+		{"histogram", no_argument, NULL, O_HISTOGRAM},
 		{"latencies", required_argument, NULL, O_LATENCIES},
 		{"interval", required_argument, NULL, O_INTERVAL},
 		{"duration", required_argument, NULL, O_DURATION},
@@ -550,6 +583,9 @@ int main(int argc, char **argv)
 			break;
 		case O_LAT_LIST:
 			c.latency_list = true;
+			break;
+		case O_HISTOGRAM:
+			c.histogram = true;
 			break;
 		case O_LATENCIES:
 			c.latencies_path = optarg;

@@ -10,7 +10,7 @@ _vmscan_analyze()
 	--interval|--duration|--max-messages|-t|--threshold|--name) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--format --json --pretty --ignore-pid --latency-list
+		COMPREPLY=($(compgen -W "--format --json --pretty --ignore-pid --latency-list --histogram
 			--latencies --interval --duration --threshold --thresholds --name
 			--relative --strict --max-messages --quiet --help --version" -- "$cur"))
 	elif [[ $COMP_CWORD -eq 1 ]]; then

@@ -362,6 +362,7 @@ struct vmsa_report_options {
 	int ignore_pid;
 	int latency_list;	/* classic: print the per-task latency list */
 	int pretty;		/* JSON: indent */
+	int histogram;		/* classic: log2 latency histograms */
 };
 
 int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,

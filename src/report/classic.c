@@ -277,6 +277,71 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 		      f);
 }
 
+/*
+ * bcc-style log2 histogram.  Buckets are powers of two of nanoseconds: a
+ * fine total histogram is folded into them exactly (its buckets never
+ * straddle a power of two).
+ */
+static void log2_hist(FILE *f, const char *title, const struct vmsa_hist *h)
+{
+	uint64_t b[65] = {0};
+	size_t n = vmsa_hist_nbuckets(h);
+	for (size_t i = 0; h->buckets && i < n; i++) {
+		if (!h->buckets[i])
+			continue;
+		uint64_t lo, hi;
+		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
+		b[lo ? 64 - __builtin_clzll(lo) : 0] += h->buckets[i];
+	}
+	int first = 65, last = -1;
+	uint64_t max = 0;
+	for (int i = 0; i < 65; i++)
+		if (b[i]) {
+			first = i < first ? i : first;
+			last = i;
+			max = b[i] > max ? b[i] : max;
+		}
+	fprintf(f, "\n%s\n%28s : %-8s %s\n", title, "nsecs", "count", "distribution");
+	if (last < 0) {
+		fputs("    (none)\n", f);
+		return;
+	}
+	for (int i = first; i <= last; i++) {
+		uint64_t lo = i ? 1ull << (i - 1) : 0, hi = i ? (i == 64 ? UINT64_MAX : (1ull << i) - 1) : 0;
+		char range[48];
+		snprintf(range, sizeof(range), "%" PRIu64 " -> %" PRIu64, lo, hi);
+		int stars = (int)((b[i] * 40 + max - 1) / max);
+		fprintf(f, "%28s : %-8" PRIu64 " |%-40.*s|\n", range, b[i], stars,
+			"****************************************");
+	}
+}
+
+static void histograms(FILE *f, const struct vmsa_summary *sum)
+{
+	log2_hist(f, "Direct reclaim stall, all tasks", &sum->stall_hist);
+	log2_hist(f, "Kswapd awake, all kswapd threads", &sum->awake_hist);
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		const struct vmsa_hist *h = r->is_kswapd ? &r->awake : &r->stall;
+		if (!h->count)
+			continue;
+		char title[320];
+		size_t len;
+		const char *c = vmsa_summary_comm(sum, r, &len);
+		char name[260];
+		size_t k = 0;
+		for (size_t j = 0; j < len && k < sizeof(name) - 1; j++)
+			name[k++] = (unsigned char)c[j] < 0x20 || c[j] == 0x7f ? '?' : c[j];
+		name[k] = '\0';
+		if (sum->ignore_pid)
+			snprintf(title, sizeof(title), "%s %s", r->is_kswapd ? "Awake," : "Stall,", name);
+		else
+			snprintf(title, sizeof(title), "%s %s-%" PRId32, r->is_kswapd ? "Awake," : "Stall,",
+				 name, r->key.pid);
+		log2_hist(f, title, h);
+	}
+}
+
 int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 			const struct vmsa_report_options *opts)
 {
@@ -293,5 +358,7 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 	kswapd_table(f, sum, width);
 	summary_block(f, sum);
 	additions(f, sum);
+	if (opts && opts->histogram)
+		histograms(f, sum);
 	return ferror(f) ? VMSA_E_IO : 0;
 }

@@ -7,6 +7,7 @@ usage: cli.py TOOL SOURCE_DIR WORKDIR
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -127,6 +128,54 @@ def test_stdin_and_outputs():
                                      ("kswapd0", "kswapd", 2, 10000000)], got)
     check("--latencies header", open(lpath).readline().strip() ==
           "timestamp_ns,pid,comm,kind,order,latency_ns")
+
+
+def test_histogram():
+    # lost-unmatched.txt: one 2 ms direct reclaim (cat-100), one 10 ms kswapd
+    # awake period: 2e6 ns lies in 2^20..2^21-1, 1e7 ns in 2^23..2^24-1
+    out = run(["--histogram", fx("lost-unmatched.txt")]).stdout.decode()
+    sect = out.split("Direct reclaim stall, all tasks\n", 1)[-1].split("\n\n")[0]
+    check("--histogram: direct stalls in their log2 bucket",
+          re.search(r"1048576 -> 2097151 : 1 +\|\*{40}\|", sect) is not None, sect)
+    sect = out.split("Kswapd awake, all kswapd threads\n", 1)[-1].split("\n\n")[0]
+    check("--histogram: kswapd awake time in its log2 bucket",
+          re.search(r"8388608 -> 16777215 : 1 +\|\*{40}\|", sect) is not None, sect)
+    check("--histogram: per task", "Stall, cat-100" in out and "Awake, kswapd0-45" in out)
+    check("no histogram without --histogram",
+          "distribution" not in run([fx("lost-unmatched.txt")]).stdout.decode())
+
+
+def test_progress_only_on_a_terminal():
+    import pty
+    import select
+    big = os.path.join(WORK, "big.txt")
+    if not os.path.exists(big):
+        with open(big, "wb") as f:
+            for i in range(400):  # about 40 MB
+                f.write(reclaim_lines(i % 50 + 1, i + 1, 1000))
+    master, slave = pty.openpty()
+    env = dict(os.environ, VMSA_PROGRESS_INTERVAL="0")
+    p = subprocess.Popen([TOOL, big], stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 30)
+        if not r:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    p.wait()
+    os.close(master)
+    check("progress line on a terminal (bytes, percent, events/s, elapsed)",
+          re.search(rb"big\.txt: \d+ / \d+ MB \(\d+%\), [\d.]+ M events/s, \d+:\d\d", seen)
+          is not None, seen[:300])
+    r = subprocess.run([TOOL, big], capture_output=True, env=env)
+    check("no progress line when stderr is not a terminal", b"MB (" not in r.stderr, r.stderr)
 
 
 def test_hostile_input():
@@ -254,6 +303,7 @@ def main():
     TOOL, SRC, WORK = sys.argv[1:4]
     os.makedirs(WORK, exist_ok=True)
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
+              test_histogram, test_progress_only_on_a_terminal,
               test_hostile_input, test_sigint_streaming, test_interval, test_sigterm,
               test_live_without_root):
         t()
