@@ -58,6 +58,8 @@ static const char usage_text[] =
 	"Options:\n"
 	"  -f, --format FMT          report format: classic (default) or json\n"
 	"  -j, --json FILE           also write the JSON summary to FILE\n"
+	"      --svg FILE            also draw pages scanned over time, stalls and the\n"
+	"                            stall distribution into FILE (SVG)\n"
 	"      --pretty              indent JSON output\n"
 	"      --ignore-pid          aggregate tasks of the same name\n"
 	"      --latency-list        classic report: list every latency per task\n"
@@ -108,6 +110,8 @@ static void on_sigterm(int sig)
 struct cli {
 	const char *format;
 	const char *json_path;
+	const char *svg_path;
+	const char *svg_title;
 	const char *latencies_path;
 	bool pretty, ignore_pid, latency_list, strict, quiet, histogram;
 	double interval, duration;
@@ -197,6 +201,17 @@ static int report(const struct cli *c, struct vmsa_stats *st, FILE *out, bool fi
 		err = vmsa_report_json(out, sum, &ro);
 	else
 		err = vmsa_report_classic(out, sum, &ro);
+	if (!err && final && c->svg_path) {
+		FILE *sf = fopen(c->svg_path, "w");
+		if (!sf) {
+			fprintf(stderr, "vmscan-analyze: %s: %s\n", c->svg_path, strerror(errno));
+			vmsa_summary_free(sum);
+			return EXIT_RUNTIME;
+		}
+		err = vmsa_report_svg(sf, sum, c->svg_title);
+		if (fclose(sf) && !err)
+			err = VMSA_E_IO;
+	}
 	if (!err && final && c->json_path) {
 		FILE *jf = fopen(c->json_path, "w");
 		if (!jf) {
@@ -538,7 +553,7 @@ int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM };
+	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -546,6 +561,7 @@ int main(int argc, char **argv)
 		{"ignore-pid", no_argument, NULL, O_IGNORE_PID},
 		{"latency-list", no_argument, NULL, O_LAT_LIST},
 		{"histogram", no_argument, NULL, O_HISTOGRAM},
+		{"svg", required_argument, NULL, O_SVG},
 		{"latencies", required_argument, NULL, O_LATENCIES},
 		{"interval", required_argument, NULL, O_INTERVAL},
 		{"duration", required_argument, NULL, O_DURATION},
@@ -586,6 +602,9 @@ int main(int argc, char **argv)
 			break;
 		case O_HISTOGRAM:
 			c.histogram = true;
+			break;
+		case O_SVG:
+			c.svg_path = optarg;
 			break;
 		case O_LATENCIES:
 			c.latencies_path = optarg;
@@ -708,6 +727,7 @@ int main(int argc, char **argv)
 	static const char *const stdin_only[] = {"-"};
 	const char *const *paths = optind < argc ? (const char *const *)&argv[optind] : stdin_only;
 	int npaths = optind < argc ? argc - optind : 1;
+	c.svg_title = paths[0];
 	if (live) {
 		status = run_live(&c, st);
 		npaths = 0;

@@ -6,11 +6,11 @@ _vmscan_analyze()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
 	-f|--format) COMPREPLY=($(compgen -W "classic json" -- "$cur")); return ;;
-	-j|--json|--latencies|--thresholds) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-j|--json|--svg|--latencies|--thresholds) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--interval|--duration|--max-messages|-t|--threshold|--name) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--format --json --pretty --ignore-pid --latency-list --histogram
+		COMPREPLY=($(compgen -W "--format --json --svg --pretty --ignore-pid --latency-list --histogram
 			--latencies --interval --duration --threshold --thresholds --name
 			--relative --strict --max-messages --quiet --help --version" -- "$cur"))
 	elif [[ $COMP_CWORD -eq 1 ]]; then

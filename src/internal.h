@@ -126,6 +126,30 @@ struct vmsa_source_info {
 	struct vmsa_traits traits;
 };
 
+/* ---- timeline (for plots) -------------------------------------------- */
+
+#define VMSA_TIMELINE_MAX_BINS 65536	/* past it, bins merge in pairs */
+#define VMSA_TIMELINE_TOP_STALLS 200
+
+struct vmsa_stall_mark {
+	uint64_t begin_ns, dur_ns;
+};
+
+/* Pages scanned per time bin, and the longest direct stalls: O(1) memory. */
+struct vmsa_timeline {
+	uint64_t bin_ns;	/* 100 ms, doubled whenever the bins run out */
+	uint64_t base;		/* index (ts / bin_ns) of bins[0] */
+	size_t n;
+	uint64_t *direct, *kswapd;
+	struct vmsa_stall_mark top[VMSA_TIMELINE_TOP_STALLS]; /* a min-heap by dur */
+	size_t ntop;
+};
+
+int vmsa_timeline_add(struct vmsa_timeline *t, uint64_t ts, uint64_t direct, uint64_t kswapd);
+void vmsa_timeline_stall(struct vmsa_timeline *t, uint64_t begin, uint64_t dur);
+int vmsa_timeline_copy(struct vmsa_timeline *dst, const struct vmsa_timeline *src);
+void vmsa_timeline_release(struct vmsa_timeline *t);
+
 /* ---- the summary --------------------------------------------------- */
 
 struct vmsa_summary {
@@ -148,6 +172,7 @@ struct vmsa_summary {
 	uint64_t placeholder_rows_merged;
 	uint64_t isolations_counted, isolations_not_counted;
 	bool lru_names_seen, lru_names_missing;
+	struct vmsa_timeline timeline;
 };
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,

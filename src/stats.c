@@ -46,6 +46,7 @@ struct vmsa_stats {
 	struct vmsa_source_info *sources;
 	size_t nsources;
 	struct vmsa_hist stall, awake, memcg;
+	struct vmsa_timeline timeline;
 	uint64_t first_ts, last_ts;
 	bool have_ts;
 	uint64_t events;
@@ -266,6 +267,7 @@ void vmsa_stats_free(struct vmsa_stats *st)
 	vmsa_hist_release(&st->stall);
 	vmsa_hist_release(&st->awake);
 	vmsa_hist_release(&st->memcg);
+	vmsa_timeline_release(&st->timeline);
 	free(st);
 }
 
@@ -320,6 +322,7 @@ static int record_latency(struct vmsa_stats *st, struct task_state *t, enum vmsa
 	switch (ctx) {
 	case VMSA_CTX_DIRECT:
 		err = vmsa_hist_add(&r->stall, ns) || vmsa_hist_add(&st->stall, ns);
+		vmsa_timeline_stall(&st->timeline, end_ts - ns, ns);
 		break;
 	case VMSA_CTX_KSWAPD:
 		err = vmsa_hist_add(&r->awake, ns) || vmsa_hist_add(&st->awake, ns);
@@ -565,9 +568,17 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 		r->wakeup_kswapd++;
 		r->wakeup_by_order[ev->order]++;
 		return 0;
-	case VMSA_EV_LRU_ISOLATE:
+	case VMSA_EV_LRU_ISOLATE: {
+		uint64_t before = vmsa_scanned(c);
 		on_isolate(st, c, ev);
+		uint64_t n = vmsa_scanned(c) - before;
+		enum vmsa_ctx cx = current_ctx(t);
+		if (cx == VMSA_CTX_DIRECT || cx == VMSA_CTX_KSWAPD)
+			return vmsa_timeline_add(&st->timeline, ev->ts_ns,
+						 cx == VMSA_CTX_DIRECT ? n : 0,
+						 cx == VMSA_CTX_KSWAPD ? n : 0);
 		return 0;
+	}
 	case VMSA_EV_WRITE:
 		c->write[ev->file == 1][ev->sync == 1]++;
 		if (ev->nr_pages) {
@@ -671,6 +682,7 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 	vmsa_hist_release(&sum->stall_hist);
 	vmsa_hist_release(&sum->awake_hist);
 	vmsa_hist_release(&sum->memcg_hist);
+	vmsa_timeline_release(&sum->timeline);
 	free(sum);
 }
 
@@ -851,7 +863,8 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	}
 	if (vmsa_hist_copy(&sum->stall_hist, &st->stall) ||
 	    vmsa_hist_copy(&sum->awake_hist, &st->awake) ||
-	    vmsa_hist_copy(&sum->memcg_hist, &st->memcg))
+	    vmsa_hist_copy(&sum->memcg_hist, &st->memcg) ||
+	    vmsa_timeline_copy(&sum->timeline, &st->timeline))
 		goto nomem;
 	sum->first_ts_ns = st->first_ts;
 	sum->last_ts_ns = st->last_ts;

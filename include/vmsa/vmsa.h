@@ -369,6 +369,9 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 			const struct vmsa_report_options *opts);
 int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		     const struct vmsa_report_options *opts);
+/* A self-contained SVG: pages scanned over time (direct, kswapd) with the
+ * longest stalls marked, and the direct stall distribution. */
+int vmsa_report_svg(FILE *f, const struct vmsa_summary *sum, const char *title);
 
 /* A few totals, for tests and for callers that want numbers, not text. */
 struct vmsa_ctx_totals {

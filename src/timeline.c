@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Pages scanned over time and the longest stalls, in bounded memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define START_BIN_NS 100000000ull /* 100 ms */
+
+static void halve(struct vmsa_timeline *t)
+{
+	/* bins pair up from an even absolute index, so merges stay aligned */
+	size_t shift = t->base & 1;
+	size_t n = (t->n + shift + 1) / 2;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = 0, k = 0;
+		for (size_t j = 0; j < 2; j++) {
+			size_t src = 2 * i + j;
+			if (src < shift || src - shift >= t->n)
+				continue;
+			d += t->direct[src - shift];
+			k += t->kswapd[src - shift];
+		}
+		t->direct[i] = d;
+		t->kswapd[i] = k;
+	}
+	t->n = n;
+	t->base /= 2;
+	t->bin_ns *= 2;
+}
+
+int vmsa_timeline_add(struct vmsa_timeline *t, uint64_t ts, uint64_t direct, uint64_t kswapd)
+{
+	if (!direct && !kswapd)
+		return 0;
+	if (!t->bin_ns)
+		t->bin_ns = START_BIN_NS;
+	if (!t->direct) {
+		t->direct = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
+		t->kswapd = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
+		if (!t->direct || !t->kswapd)
+			return VMSA_E_NOMEM;
+		t->base = ts / t->bin_ns;
+		t->n = 1;
+	}
+	for (;;) {
+		uint64_t idx = ts / t->bin_ns;
+		uint64_t lo = idx < t->base ? idx : t->base;
+		uint64_t hi = idx >= t->base + t->n ? idx : t->base + t->n - 1;
+		if (hi - lo + 1 > VMSA_TIMELINE_MAX_BINS) {
+			halve(t);
+			continue;
+		}
+		if (idx < t->base) { /* earlier than anything so far: shift right */
+			size_t by = (size_t)(t->base - idx);
+			memmove(t->direct + by, t->direct, t->n * sizeof(uint64_t));
+			memmove(t->kswapd + by, t->kswapd, t->n * sizeof(uint64_t));
+			memset(t->direct, 0, by * sizeof(uint64_t));
+			memset(t->kswapd, 0, by * sizeof(uint64_t));
+			t->base = idx;
+			t->n += by;
+		}
+		size_t i = (size_t)(idx - t->base);
+		if (i >= t->n)
+			t->n = i + 1;
+		t->direct[i] += direct;
+		t->kswapd[i] += kswapd;
+		return 0;
+	}
+}
+
+static void sift_down(struct vmsa_stall_mark *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t m = i, l = 2 * i + 1, r = l + 1;
+		if (l < n && h[l].dur_ns < h[m].dur_ns)
+			m = l;
+		if (r < n && h[r].dur_ns < h[m].dur_ns)
+			m = r;
+		if (m == i)
+			return;
+		struct vmsa_stall_mark x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+void vmsa_timeline_stall(struct vmsa_timeline *t, uint64_t begin, uint64_t dur)
+{
+	struct vmsa_stall_mark *h = t->top;
+	if (t->ntop < VMSA_TIMELINE_TOP_STALLS) {
+		size_t i = t->ntop++;
+		h[i] = (struct vmsa_stall_mark){begin, dur};
+		while (i && h[(i - 1) / 2].dur_ns > h[i].dur_ns) {
+			struct vmsa_stall_mark x = h[i];
+			h[i] = h[(i - 1) / 2];
+			h[(i - 1) / 2] = x;
+			i = (i - 1) / 2;
+		}
+	} else if (dur > h[0].dur_ns) {
+		h[0] = (struct vmsa_stall_mark){begin, dur};
+		sift_down(h, t->ntop, 0);
+	}
+}
+
+int vmsa_timeline_copy(struct vmsa_timeline *dst, const struct vmsa_timeline *src)
+{
+	*dst = *src;
+	dst->direct = dst->kswapd = NULL;
+	if (!src->direct)
+		return 0;
+	dst->direct = malloc(VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
+	dst->kswapd = malloc(VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
+	if (!dst->direct || !dst->kswapd)
+		return VMSA_E_NOMEM;
+	memcpy(dst->direct, src->direct, VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
+	memcpy(dst->kswapd, src->kswapd, VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
+	return 0;
+}
+
+void vmsa_timeline_release(struct vmsa_timeline *t)
+{
+	free(t->direct);
+	free(t->kswapd);
+	t->direct = t->kswapd = NULL;
+}
