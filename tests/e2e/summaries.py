@@ -122,6 +122,43 @@ def main():
     rc, _, err = merge(tool, [jsons[0], bad])
     check("merge refuses a JSON that is not a summary", rc == 6 and b"bad.json" in err, err)
 
+    # compare: each cell is its summary's value; names; relative changes
+    r = subprocess.run([tool, "compare", "--format", "json", "--name", "first", "--name",
+                        "second", jsons[0], jsons[1]], capture_output=True)
+    cmp = json.loads(r.stdout) if r.returncode == 0 else {"rows": [], "columns": []}
+    rows = {x["row"]: x["values"] for x in cmp["rows"]}
+    docs = [json.load(open(p)) for p in jsons[:2]]
+    expect = {
+        "Direct reclaims": [d["totals"]["direct"]["reclaims"] for d in docs],
+        "Kswapd pages scanned": [d["totals"]["kswapd"]["pages_scanned"] for d in docs],
+        "Wake kswapd requests": [d["totals"]["wakeup_kswapd_requests"] for d in docs],
+        "Time stalled direct reclaim (seconds)":
+            [d["totals"]["direct"]["latency_ns"] / 1e9 for d in docs],
+        "Direct reclaim efficiency (reclaimed/scanned)":
+            [100.0 * d["totals"]["direct"]["pages_reclaimed"] /
+             d["totals"]["direct"]["pages_scanned"] for d in docs],
+        "Direct share of pages scanned":
+            [100.0 * d["totals"]["direct"]["pages_scanned"] /
+             (d["totals"]["direct"]["pages_scanned"] + d["totals"]["kswapd"]["pages_scanned"])
+             for d in docs],
+        "Direct reclaim write file sync I/O": [None, None],  # 6.1: not applicable
+    }
+    ok = cmp["columns"] == ["first", "second"] and all(
+        k in rows and all((a is None and b is None) or (a is not None and b is not None and
+                                                         abs(a - b) <= 1e-9 * max(1, abs(b)))
+                          for a, b in zip(rows[k], v)) for k, v in expect.items())
+    check("compare --format json: every cell is its summary's value", ok,
+          {k: (rows.get(k), v) for k, v in expect.items()})
+    r = subprocess.run([tool, "compare", "--relative", jsons[0], jsons[1]], capture_output=True,
+                       text=True)
+    d0, d1 = (d["totals"]["direct"]["reclaims"] for d in docs)
+    line = [l for l in r.stdout.splitlines() if l.startswith("Direct reclaims")]
+    want = "%d(%+.0f%%)" % (d1, 100.0 * (d1 - d0) / d0)
+    check("compare --relative shows the change against the first column (%s)" % want,
+          r.returncode == 0 and line and line[0].split()[-1] == want, line)
+    check("compare names columns by file name by default",
+          os.path.basename(jsons[0]) in r.stdout.splitlines()[0])
+
     # check
     def run_check(args):
         return subprocess.run([tool, "check"] + args, capture_output=True)
