@@ -73,6 +73,8 @@ static const char usage_text[] =
 	"      --thresholds FILE     check: thresholds, one a line\n"
 	"      --name NAME           compare: the next column's name (repeatable)\n"
 	"      --relative            compare: show changes against the first column\n"
+	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
+	"                            tasks are counted together as \"(other tasks)\"\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
@@ -122,6 +124,7 @@ struct cli {
 	int nnames;
 	bool relative;
 	long max_messages;
+	size_t max_tasks;
 	long messages;
 	FILE *lat_csv;
 	sig_atomic_t ints_seen;
@@ -413,7 +416,7 @@ static int load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 		}
 		return EXIT_OK;
 	}
-	struct vmsa_stats_options so = {.ignore_pid = c->ignore_pid};
+	struct vmsa_stats_options so = {.ignore_pid = c->ignore_pid, .max_tasks = c->max_tasks};
 	struct vmsa_stats *st;
 	if (vmsa_stats_new(&st, &so))
 		return EXIT_RUNTIME;
@@ -553,7 +556,8 @@ int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG };
+	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
+	       O_MAXTASKS };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -571,6 +575,7 @@ int main(int argc, char **argv)
 		{"relative", no_argument, NULL, O_RELATIVE},
 		{"strict", no_argument, NULL, O_STRICT},
 		{"max-messages", required_argument, NULL, O_MAXMSG},
+		{"max-tasks", required_argument, NULL, O_MAXTASKS},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -655,6 +660,16 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case O_MAXTASKS: {
+			errno = 0;
+			long long v = strtoll(optarg, &end, 10);
+			if (errno || *end || v < 1) {
+				fprintf(stderr, "vmscan-analyze: --max-tasks wants a count >= 1\n");
+				return EXIT_USAGE;
+			}
+			c.max_tasks = (size_t)v;
+			break;
+		}
 		case 'q':
 			c.quiet = true;
 			break;
@@ -688,6 +703,7 @@ int main(int argc, char **argv)
 		fputs("timestamp_ns,pid,comm,kind,order,latency_ns\n", c.lat_csv);
 	}
 	struct vmsa_stats_options so = {.ignore_pid = c.ignore_pid,
+					.max_tasks = c.max_tasks,
 					.keep_latency_list = c.latency_list && !c.ignore_pid,
 					.latency_cb = c.lat_csv ? on_latency : NULL,
 					.latency_payload = c.lat_csv};

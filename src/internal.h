@@ -116,6 +116,7 @@ void vmsa_comms_release(struct vmsa_comms *c);
 int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src);
 
 #define VMSA_COMM_PLACEHOLDER "<...>"
+#define VMSA_COMM_OTHER "(other tasks)"
 
 /* ---- sources recorded for the input block ------------------------ */
 
@@ -169,6 +170,7 @@ struct vmsa_summary {
 	uint64_t events_by_type[VMSA_EV__COUNT];
 	uint64_t negative_latencies;	/* timestamps went backwards */
 	uint64_t comm_changes;		/* same pid, new name (pid reuse/exec) */
+	uint64_t tasks_folded;		/* beyond max_tasks, in "(other tasks)" */
 	uint64_t placeholder_rows_merged;
 	uint64_t isolations_counted, isolations_not_counted;
 	bool lru_names_seen, lru_names_missing;

@@ -23,6 +23,7 @@ struct task_state {
 	int32_t pid;
 	uint32_t comm_id;
 	bool comm_placeholder;
+	bool folded;		/* counted in the "(other tasks)" row */
 	bool is_kswapd;
 	struct vmsa_task_row *row;
 	struct {
@@ -43,6 +44,9 @@ struct vmsa_stats {
 	struct task_state *tasks;
 	struct vmsa_task_row *rows;
 	struct task_state *last_task;	/* consecutive events often share a task */
+	size_t max_tasks, nrows;
+	struct vmsa_task_row *other;	/* rows beyond max_tasks */
+	uint64_t tasks_folded;
 	struct vmsa_source_info *sources;
 	size_t nsources;
 	struct vmsa_hist stall, awake, memcg;
@@ -212,6 +216,7 @@ static struct vmsa_task_row *get_row(struct vmsa_stats *st, int32_t pid, uint32_
 	row_init(r);
 	r->key = key.key;
 	HASH_ADD(hh, st->rows, key, sizeof(r->key), r);
+	st->nrows++;
 	return r;
 }
 
@@ -225,6 +230,7 @@ int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opt
 		return VMSA_E_NOMEM;
 	if (opts)
 		st->opts = *opts;
+	st->max_tasks = st->opts.max_tasks ? st->opts.max_tasks : VMSA_DEFAULT_MAX_TASKS;
 	vmsa_hist_init(&st->stall, VMSA_HIST_FINE);
 	vmsa_hist_init(&st->awake, VMSA_HIST_FINE);
 	vmsa_hist_init(&st->memcg, VMSA_HIST_FINE);
@@ -358,8 +364,42 @@ static void abandon_windows(struct task_state *t, int i)
 	t->nwin = i;
 }
 
+/* Past max_tasks rows: the task is counted in the "(other tasks)" row. */
+static int fold(struct vmsa_stats *st, struct task_state *t)
+{
+	if (!st->other) {
+		uint32_t id;
+		if (vmsa_comms_intern(&st->comms, VMSA_COMM_OTHER, strlen(VMSA_COMM_OTHER), &id))
+			return VMSA_E_NOMEM;
+		st->other = get_row(st, -2, id);
+		if (!st->other)
+			return VMSA_E_NOMEM;
+	}
+	t->row = st->other;
+	t->comm_id = st->other->key.comm_id;
+	t->folded = true;
+	st->tasks_folded++;
+	return 0;
+}
+
 static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
+	if (t->folded)
+		return 0;
+	if (!t->row && st->nrows >= st->max_tasks) {
+		/* a known (pid, name) keeps its row; a new one is folded, its name
+		 * not even interned, so memory stays bounded */
+		struct vmsa_comm *c;
+		HASH_FIND(hh, st->comms.by_name, ev->comm, ev->comm_len, c);
+		struct vmsa_task_row key = {0}, *r = NULL;
+		if (c) {
+			key.key.pid = t->pid;
+			key.key.comm_id = c->id;
+			HASH_FIND(hh, st->rows, &key.key, sizeof(key.key), r);
+		}
+		if (!r)
+			return fold(st, t);
+	}
 	if (t->row) {
 		/* the common case: the same name as this task's last event */
 		const struct vmsa_comm *cur = st->comms.by_id[t->comm_id];
@@ -808,27 +848,36 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	sum->rows = calloc(n ? n : 1, sizeof(*sum->rows));
 	if (!sum->rows || vmsa_comms_copy(&sum->comms, &st->comms))
 		goto nomem;
+	struct clone_map {
+		UT_hash_handle hh;
+		const struct vmsa_task_row *orig;
+		struct vmsa_task_row *clone;
+	} *map = NULL, *m, *mt, *maps = calloc(n ? n : 1, sizeof(*maps));
+	if (!maps)
+		goto nomem;
 	const struct vmsa_task_row *r, *rt;
 	HASH_ITER(hh, st->rows, r, rt)
 	{
 		struct vmsa_task_row *c = row_clone(r);
-		if (!c)
+		if (!c) {
+			HASH_CLEAR(hh, map);
+			free(maps);
 			goto nomem;
+		}
+		m = &maps[sum->nrows];
+		m->orig = r;
+		m->clone = c;
+		HASH_ADD_PTR(map, orig, m);
 		sum->rows[sum->nrows++] = c;
 	}
 	/* what is still open is reported as in progress, up to the last event */
 	const struct task_state *t, *tt;
 	HASH_ITER(hh, st->tasks, t, tt)
 	{
-		if (!t->row)
+		if (!t->row || (!t->nwin && !t->awake))
 			continue;
-		struct vmsa_task_row *c = NULL;
-		for (size_t i = 0; i < sum->nrows; i++)
-			if (sum->rows[i]->key.pid == t->row->key.pid &&
-			    sum->rows[i]->key.comm_id == t->row->key.comm_id) {
-				c = sum->rows[i];
-				break;
-			}
+		HASH_FIND_PTR(map, &t->row, m);
+		struct vmsa_task_row *c = m ? m->clone : NULL;
 		if (!c)
 			continue;
 		for (int i = 0; i < t->nwin; i++) {
@@ -842,6 +891,9 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 				st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
 		}
 	}
+	HASH_ITER(hh, map, m, mt)
+	HASH_DEL(map, m);
+	free(maps);
 	fold_placeholders(sum, st->placeholder_id);
 	sum->ignore_pid = st->opts.ignore_pid;
 	if (sum->ignore_pid && merge_by_name(sum))
@@ -873,9 +925,11 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	memcpy(sum->events_by_type, st->by_type, sizeof(sum->events_by_type));
 	sum->negative_latencies = st->negative_latencies;
 	sum->comm_changes = st->comm_changes;
+	sum->tasks_folded = st->tasks_folded;
 	sum->isolations_counted = st->isolations_counted;
 	sum->isolations_not_counted = st->isolations_not_counted;
 	compute_totals(sum);
+	sum->totals.tasks_folded = sum->tasks_folded;
 	if (!sum->nsources)
 		sum->totals.events_lost = st->lost;
 	*out = sum;

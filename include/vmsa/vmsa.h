@@ -323,8 +323,13 @@ const struct vmsa_traits *vmsa_live_traits(const struct vmsa_live *lv);
 /* Aggregation                                                         */
 /* ------------------------------------------------------------------ */
 
+#define VMSA_DEFAULT_MAX_TASKS 100000
+
 struct vmsa_stats_options {
 	int ignore_pid;		/* aggregate tasks by name */
+	/* task rows kept (0: VMSA_DEFAULT_MAX_TASKS); later tasks are counted in
+	 * one "(other tasks)" row, their reclaim windows still tracked per pid */
+	size_t max_tasks;
 	int keep_latency_list;	/* keep every latency (classic list) */
 	/* Each completed direct/memcg/node reclaim and kswapd awake period. */
 	void (*latency_cb)(uint64_t end_ts_ns, int32_t pid, const char *comm,
@@ -399,6 +404,7 @@ struct vmsa_totals {
 	uint64_t flusher_requested_pages[VMSA_FLUSH__COUNT];	/* 0 = "all" requests */
 	uint64_t events_lost;
 	uint64_t tasks;
+	uint64_t tasks_folded;		/* beyond max_tasks */
 	int sync_applicable;		/* 0: modern trace, sync counts are n/a */
 	int scans_missing;		/* begin/end seen, no lru_isolate */
 };

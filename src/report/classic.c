@@ -266,6 +266,8 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 	line_u(f, "Kswapd awake at end:", t->ctx[VMSA_CTX_KSWAPD].in_progress);
 	line_u(f, "Ends without a begin:", t->unmatched_ends);
 	line_u(f, "Begins without an end:", t->unmatched_begins);
+	if (t->tasks_folded)
+		line_u(f, "Tasks in (other tasks), past --max-tasks:", t->tasks_folded);
 	if (!t->sync_applicable)
 		fputs("Note: this kernel's reclaim writes only asynchronously; sync I/O rows are 0 by "
 		      "definition.\n",

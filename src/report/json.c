@@ -269,6 +269,10 @@ static jo *notes(const struct vmsa_summary *sum)
 		json_object_array_add(a, json_object_new_string(
 						 "timestamps_went_backwards: some latencies were "
 						 "counted as 0"));
+	if (t->tasks_folded)
+		json_object_array_add(a, json_object_new_string(
+						 "tasks_folded: tasks beyond --max-tasks are counted "
+						 "in the (other tasks) row"));
 	if (t->events_lost)
 		json_object_array_add(a, json_object_new_string(
 						 "events_lost: the tracer dropped events; counts are "
@@ -276,7 +280,14 @@ static jo *notes(const struct vmsa_summary *sum)
 	return a;
 }
 
+static jo *summary_json(const struct vmsa_summary *sum, bool rows);
+
 struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum)
+{
+	return summary_json(sum, true);
+}
+
+static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
 {
 	const struct vmsa_totals *t = &sum->totals;
 	jo *root = json_object_new_object();
@@ -363,6 +374,7 @@ struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum)
 	add(tot, "unmatched_begins", u64(t->unmatched_begins));
 	add(tot, "unmatched_ends", u64(t->unmatched_ends));
 	add(tot, "tasks", u64(t->tasks));
+	add(tot, "tasks_folded", u64(t->tasks_folded));
 	add(tot, "sync_io_applicable", json_object_new_boolean(t->sync_applicable));
 	add(tot, "pages_scanned_known", json_object_new_boolean(!t->scans_missing));
 	add(root, "totals", tot);
@@ -373,6 +385,8 @@ struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum)
 	add(lat, "memcg_reclaim_ns", hist(&sum->memcg_hist));
 	add(root, "latency", lat);
 
+	if (!with_rows)
+		return root;
 	jo *procs = json_object_new_array(), *ksw = json_object_new_array();
 	for (size_t i = 0; i < sum->nrows; i++) {
 		const struct vmsa_task_row *r = sum->rows[i];
@@ -398,13 +412,47 @@ int vmsa_json_write(FILE *f, struct json_object *root, int pretty)
 	return ferror(f) ? VMSA_E_IO : 0;
 }
 
+/*
+ * The document is written in two parts so that memory does not grow with
+ * the number of tasks: everything but the task rows as one object, then
+ * the "processes" and "kswapd" arrays row by row.
+ */
 int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		     const struct vmsa_report_options *opts)
 {
-	jo *root = vmsa_summary_to_json(sum);
-	if (!root)
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
+		    (opts && opts->pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
+	jo *root = summary_json(sum, false);
+	const char *s = root ? json_object_to_json_string_ext(root, flags) : NULL;
+	if (!s) {
+		json_object_put(root);
 		return VMSA_E_NOMEM;
-	int err = vmsa_json_write(f, root, opts && opts->pretty);
+	}
+	size_t n = strlen(s);
+	while (n && s[n - 1] != '}')
+		n--;
+	fwrite(s, 1, n ? n - 1 : 0, f); /* without its closing brace */
 	json_object_put(root);
-	return err;
+	for (int pass = 0; pass < 2; pass++) {
+		fputs(pass ? "],\"kswapd\":[" : ",\"processes\":[", f);
+		bool first = true;
+		for (size_t i = 0; i < sum->nrows; i++) {
+			const struct vmsa_task_row *r = sum->rows[i];
+			if (r->is_kswapd != (pass == 1))
+				continue;
+			jo *o = pass ? kswapd_obj(sum, r) : process_obj(sum, r);
+			const char *t = o ? json_object_to_json_string_ext(o, flags) : NULL;
+			if (!t) {
+				json_object_put(o);
+				return VMSA_E_NOMEM;
+			}
+			if (!first)
+				fputc(',', f);
+			fputs(t, f);
+			first = false;
+			json_object_put(o);
+		}
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? VMSA_E_IO : 0;
 }
