@@ -124,3 +124,16 @@ uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 	}
 	return h->max;
 }
+
+void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65])
+{
+	memset(out, 0, 65 * sizeof(uint64_t));
+	size_t n = vmsa_hist_nbuckets(h);
+	for (size_t i = 0; h->buckets && i < n; i++) {
+		if (!h->buckets[i])
+			continue;
+		uint64_t lo, hi;
+		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
+		out[lo ? 64 - __builtin_clzll(lo) : 0] += h->buckets[i];
+	}
+}

@@ -31,6 +31,11 @@ int vmsa_hist_copy(struct vmsa_hist *dst, const struct vmsa_hist *src);
 size_t vmsa_hist_nbuckets(const struct vmsa_hist *h);
 /* [lo, hi] bounds of bucket i */
 void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, uint64_t *hi);
+/*
+ * Fold into power-of-two buckets: out[0] counts 0, out[i] counts values in
+ * [2^(i-1), 2^i - 1].  Exact: no bucket straddles a power of two.
+ */
+void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65]);
 /* value at quantile q (0..1): the upper bound of its bucket, capped at max */
 uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q);
 

@@ -279,22 +279,11 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 		      f);
 }
 
-/*
- * bcc-style log2 histogram.  Buckets are powers of two of nanoseconds: a
- * fine total histogram is folded into them exactly (its buckets never
- * straddle a power of two).
- */
+/* bcc-style log2 histogram, in power-of-two buckets of nanoseconds. */
 static void log2_hist(FILE *f, const char *title, const struct vmsa_hist *h)
 {
-	uint64_t b[65] = {0};
-	size_t n = vmsa_hist_nbuckets(h);
-	for (size_t i = 0; h->buckets && i < n; i++) {
-		if (!h->buckets[i])
-			continue;
-		uint64_t lo, hi;
-		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
-		b[lo ? 64 - __builtin_clzll(lo) : 0] += h->buckets[i];
-	}
+	uint64_t b[65];
+	vmsa_hist_log2(h, b);
 	int first = 65, last = -1;
 	uint64_t max = 0;
 	for (int i = 0; i < 65; i++)

@@ -124,15 +124,8 @@ static void timeline(FILE *f, const struct vmsa_summary *sum)
 static void histogram(FILE *f, const struct vmsa_summary *sum)
 {
 	const struct vmsa_hist *h = &sum->stall_hist;
-	uint64_t b[65] = {0}, max = 0;
-	size_t n = vmsa_hist_nbuckets(h);
-	for (size_t i = 0; h->buckets && i < n; i++) {
-		if (!h->buckets[i])
-			continue;
-		uint64_t lo, hi;
-		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
-		b[lo ? 64 - __builtin_clzll(lo) : 0] += h->buckets[i];
-	}
+	uint64_t b[65], max = 0;
+	vmsa_hist_log2(h, b);
 	int first = 65, last = -1;
 	for (int i = 0; i < 65; i++)
 		if (b[i]) {
