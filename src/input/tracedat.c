@@ -151,12 +151,24 @@ static void add_cpustats(struct vmsa_traits *t, const char *stats)
  * first -- every buffer, every record -- and the file is used only if the
  * child finished cleanly within a time proportional to its size.
  */
+static void probe_crashed(int sig)
+{
+	_exit(128 + sig);
+}
+
 static int probe(const char *path, off_t size)
 {
 	pid_t pid = fork();
 	if (pid < 0)
 		return 0; /* cannot probe: read it as it comes */
 	if (pid == 0) {
+		/* a crash here is the answer, not an event: end quietly */
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = probe_crashed;
+		int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction(sigs[i], &sa, NULL);
 		struct tracecmd_input *top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!top)
 			_exit(2);
