@@ -318,21 +318,29 @@ struct fields {
 	int n;
 };
 
-/* "k=v k=v ...": jump from '=' to '=' (memchr is vectorised), keys end at '='. */
+/* "k=v k=v ...": a key starts after the spaces, ends at '='; a value ends
+ * at the next space (memchr is vectorised; no byte loop over values). */
 static void split_fields(const char *p, const char *e, struct fields *f)
 {
 	f->n = 0;
 	while (p < e && f->n < MAX_FIELDS) {
+		while (p < e && is_sp(*p))
+			p++;
 		const char *eq = memchr(p, '=', (size_t)(e - p));
 		if (!eq)
 			return;
-		const char *k = eq;
-		while (k > p && !is_sp(k[-1]))
-			k--;
 		const char *v = eq + 1;
 		const char *ve = memchr(v, ' ', (size_t)(e - v));
 		if (!ve)
 			ve = e;
+		/* a token without '=' before this key ("page=... foo k=v"): the key
+		 * is what follows the last space before '=' */
+		const char *k = p;
+		if (eq - p > 64 || memchr(p, ' ', (size_t)(eq - p))) {
+			k = eq;
+			while (k > p && !is_sp(k[-1]))
+				k--;
+		}
 		if (k < eq && eq - k <= 64) {
 			struct kv *kv = &f->kv[f->n++];
 			kv->k = k;
@@ -348,7 +356,7 @@ static inline const struct kv *get(const struct fields *f, const char *key)
 {
 	size_t n = __builtin_strlen(key); /* a literal: folded at compile time */
 	for (int i = 0; i < f->n; i++)
-		if (f->kv[i].klen == n && memcmp(f->kv[i].k, key, n) == 0)
+		if (f->kv[i].klen == n && f->kv[i].k[0] == key[0] && memcmp(f->kv[i].k, key, n) == 0)
 			return &f->kv[i];
 	return NULL;
 }
@@ -423,8 +431,10 @@ static int get_nid(const struct fields *f, int32_t *nid)
 
 struct flag_name {
 	const char *name;
+	size_t len;
 	uint32_t bit;
 };
+#define FLAG(name, bit) {name, sizeof(name) - 1, bit}
 
 /* "A|B|C", a NONE name, or a number. */
 static int parse_flags(const struct kv *kv, const struct flag_name *names, size_t n,
@@ -447,7 +457,7 @@ static int parse_flags(const struct kv *kv, const struct flag_name *names, size_
 		size_t len = (size_t)(p - t);
 		bool found = false;
 		for (size_t i = 0; i < n; i++)
-			if (strlen(names[i].name) == len && memcmp(names[i].name, t, len) == 0) {
+			if (names[i].len == len && memcmp(names[i].name, t, len) == 0) {
 				bits |= names[i].bit;
 				found = true;
 				break;
@@ -468,16 +478,16 @@ static int parse_flags(const struct kv *kv, const struct flag_name *names, size_
 #define WB_ASYNC 0x8u
 #define WB_MIXED 0x10u
 static const struct flag_name reclaim_flags[] = {
-	{"RECLAIM_WB_ANON", WB_ANON},	{"RECLAIM_WB_FILE", WB_FILE},
-	{"RECLAIM_WB_MIXED", WB_MIXED}, {"RECLAIM_WB_SYNC", WB_SYNC},
-	{"RECLAIM_WB_ASYNC", WB_ASYNC},
+	FLAG("RECLAIM_WB_ANON", WB_ANON),	FLAG("RECLAIM_WB_FILE", WB_FILE),
+	FLAG("RECLAIM_WB_MIXED", WB_MIXED), FLAG("RECLAIM_WB_SYNC", WB_SYNC),
+	FLAG("RECLAIM_WB_ASYNC", WB_ASYNC),
 };
 
 static const struct flag_name throttle_flags[] = {
-	{"VMSCAN_THROTTLE_WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK},
-	{"VMSCAN_THROTTLE_ISOLATED", 1u << VMSA_THROTTLE_ISOLATED},
-	{"VMSCAN_THROTTLE_NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS},
-	{"VMSCAN_THROTTLE_CONGESTED", 1u << VMSA_THROTTLE_CONGESTED},
+	FLAG("VMSCAN_THROTTLE_WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK),
+	FLAG("VMSCAN_THROTTLE_ISOLATED", 1u << VMSA_THROTTLE_ISOLATED),
+	FLAG("VMSCAN_THROTTLE_NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS),
+	FLAG("VMSCAN_THROTTLE_CONGESTED", 1u << VMSA_THROTTLE_CONGESTED),
 };
 
 static int get_reclaim_flags(const struct fields *f, uint32_t *flags)
