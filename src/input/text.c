@@ -69,6 +69,9 @@ static inline bool is_digit(char c)
 
 static inline const char *skip_sp(const char *p, const char *e)
 {
+	/* task names are right-aligned in 16 columns: skip spaces 8 at a time */
+	while (e - p >= 8 && memcmp(p, "        ", 8) == 0)
+		p += 8;
 	while (p < e && is_sp(*p))
 		p++;
 	return p;
@@ -116,7 +119,8 @@ static enum num_status parse_num(const char *p, const char *e, uint64_t *v, bool
 			if (!is_digit(*p))
 				return NUM_BAD;
 			unsigned d = (unsigned)(*p - '0');
-			if (x > (UINT64_MAX - d) / 10)
+			/* x * 10 + d <= UINT64_MAX, without a division per digit */
+			if (x >= 1844674407370955161ull && (x > 1844674407370955161ull || d > 5))
 				return NUM_RANGE;
 			x = x * 10 + d;
 		}
