@@ -16,6 +16,8 @@ fail=0 pass=0
 ok() { echo "ok   $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
+"$src/kernel/install-deps.sh"   # linux-source-6.1, qemu, ... on a fresh machine
+
 # checkpatch.pl from the same source package, on every patch of the series
 mkdir -p "$work/cp"
 tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$work/cp" --strip-components=1 \
