@@ -204,8 +204,17 @@ def test_hostile_input():
 def test_live_without_root():
     # live tracing is exercised inside the QEMU guest (tests/qemu); here only
     # its refusal, as an unprivileged user, which touches no tracing state
+    # the clone's folder may not be open to others: run a copy from a 0755 dir
+    import shutil
+    import tempfile
+    d = tempfile.mkdtemp()
+    os.chmod(d, 0o755)
+    tool = os.path.join(d, "vmscan-analyze")
+    shutil.copy(TOOL, tool)
+    os.chmod(tool, 0o755)
     r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                        TOOL, "live", "--duration", "1"], capture_output=True)
+                        tool, "live", "--duration", "1"], capture_output=True, cwd="/")
+    shutil.rmtree(d)
     check("live without root exits 7 saying why",
           r.returncode == 7 and b"root" in r.stderr, (r.returncode, r.stderr))
     r = run(["live", "somefile"])
