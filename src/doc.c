@@ -11,7 +11,6 @@
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <json-c/json.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -964,17 +964,3 @@ const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *su
 	}
 	return NULL;
 }
-
-void vmsa_task_row_view(const struct vmsa_task_row *r, struct vmsa_task_row_view *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->direct_reclaims = r->ctx[VMSA_CTX_DIRECT].windows;
-	memcpy(v->direct_by_order, r->begins_by_order[VMSA_CTX_DIRECT], sizeof(v->direct_by_order));
-	v->wakeup_kswapd = r->wakeup_kswapd;
-	memcpy(v->wakeup_by_order, r->wakeup_by_order, sizeof(v->wakeup_by_order));
-	v->kswapd_wakeups = r->kswapd_wakeups;
-	v->kswapd_rewakeups = r->kswapd_rewakeups;
-	for (int c = 0; c < VMSA_CTX__COUNT; c++)
-		add_ctx_totals(&v->ctx[c], &r->ctx[c], r->in_progress[c]);
-	v->in_progress = r->in_progress[VMSA_CTX_DIRECT];
-}

@@ -414,16 +414,6 @@ void vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out
 /* Per-task row lookup for tests: NULL when no such task. */
 const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *sum,
 						   const char *comm, int32_t pid);
-struct vmsa_task_row_view {
-	uint64_t direct_reclaims;
-	uint64_t direct_by_order[VMSA_MAX_ORDER];
-	uint64_t wakeup_kswapd;
-	uint64_t wakeup_by_order[VMSA_MAX_ORDER];
-	uint64_t kswapd_wakeups, kswapd_rewakeups;
-	struct vmsa_ctx_totals ctx[VMSA_CTX__COUNT];
-	uint64_t in_progress;
-};
-void vmsa_task_row_view(const struct vmsa_task_row *row, struct vmsa_task_row_view *out);
 
 /* ------------------------------------------------------------------ */
 /* JSON summary documents: merge, query, check                         */

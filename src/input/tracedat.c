@@ -47,8 +47,6 @@ struct vmsa_tracedat {
 	int ncur;
 	struct vmsa_bin_decoder dec;
 	struct tep_record *held;	/* returned last; freed on the next call */
-	struct vmsa_source_counts *counts;
-	struct vmsa_traits *traits;
 };
 
 /*
@@ -228,8 +226,6 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	struct vmsa_tracedat *td = calloc(1, sizeof(*td));
 	if (!td)
 		return VMSA_E_NOMEM;
-	td->counts = counts;
-	td->traits = traits;
 	vmsa_bin_decoder_init(&td->dec, counts, traits);
 	td->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!td->top) {
@@ -340,9 +336,9 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 			return 0;
 		}
 		best->rec = tracecmd_read_data(best->h, best->cpu);
-		td->counts->lines_read++;
-		td->counts->bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
-		*record_no = td->counts->lines_read;
+		td->dec.counts->lines_read++;
+		td->dec.counts->bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
+		*record_no = td->dec.counts->lines_read;
 		switch (vmsa_bin_decode(&td->dec, best->tep, r, ev, reason)) {
 		case VMSA_BIN_EVENT:
 			td->held = r; /* ev->comm may point into tep; kept until next */
