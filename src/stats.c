@@ -19,7 +19,6 @@
 #define MAX_WINDOWS 4
 
 struct task_state {
-	UT_hash_handle hh;
 	int32_t pid;
 	uint32_t comm_id;
 	bool comm_placeholder;
@@ -37,11 +36,73 @@ struct task_state {
 	uint64_t wake_ts;
 };
 
+/* Tasks by pid: open addressing, linear probing, at most half full. */
+struct pid_table {
+	struct pid_slot {
+		int32_t pid;
+		struct task_state *t; /* NULL: an empty slot */
+	} *slot;
+	uint32_t bits;
+	size_t n;
+};
+
+static inline size_t pid_home(const struct pid_table *pt, int32_t pid)
+{
+	return (size_t)(((uint32_t)pid * 2654435769u) >> (32 - pt->bits));
+}
+
+static struct task_state *pids_find(const struct pid_table *pt, int32_t pid)
+{
+	if (!pt->slot)
+		return NULL;
+	size_t mask = ((size_t)1 << pt->bits) - 1;
+	for (size_t i = pid_home(pt, pid);; i = (i + 1) & mask) {
+		if (!pt->slot[i].t)
+			return NULL;
+		if (pt->slot[i].pid == pid)
+			return pt->slot[i].t;
+	}
+}
+
+static void pids_put(struct pid_table *pt, struct task_state *t)
+{
+	size_t mask = ((size_t)1 << pt->bits) - 1;
+	size_t i = pid_home(pt, t->pid);
+	while (pt->slot[i].t)
+		i = (i + 1) & mask;
+	pt->slot[i].pid = t->pid;
+	pt->slot[i].t = t;
+	pt->n++;
+}
+
+static int pids_add(struct pid_table *pt, struct task_state *t)
+{
+	if (!pt->slot || (pt->n + 1) * 2 > ((size_t)1 << pt->bits)) {
+		struct pid_table bigger = {.bits = pt->slot ? pt->bits + 1 : 10};
+		if (bigger.bits > 31)
+			return VMSA_E_NOMEM;
+		bigger.slot = calloc((size_t)1 << bigger.bits, sizeof(*bigger.slot));
+		if (!bigger.slot)
+			return VMSA_E_NOMEM;
+		for (size_t i = 0; pt->slot && i < ((size_t)1 << pt->bits); i++)
+			if (pt->slot[i].t)
+				pids_put(&bigger, pt->slot[i].t);
+		free(pt->slot);
+		*pt = bigger;
+	}
+	pids_put(pt, t);
+	return 0;
+}
+
+#define PIDS_FOR_EACH(pt, i, task)                                        \
+	for (size_t i = 0; (pt)->slot && i < ((size_t)1 << (pt)->bits); i++) \
+		if (((task) = (pt)->slot[i].t) != NULL)
+
 struct vmsa_stats {
 	struct vmsa_stats_options opts;
 	struct vmsa_comms comms;
 	uint32_t placeholder_id;
-	struct task_state *tasks;
+	struct pid_table tasks;
 	struct vmsa_task_row *rows;
 	struct task_state *last_task;	/* consecutive events often share a task */
 	size_t max_tasks, nrows;
@@ -256,12 +317,10 @@ void vmsa_stats_free(struct vmsa_stats *st)
 {
 	if (!st)
 		return;
-	struct task_state *t, *tt;
-	HASH_ITER(hh, st->tasks, t, tt)
-	{
-		HASH_DEL(st->tasks, t);
+	struct task_state *t;
+	PIDS_FOR_EACH(&st->tasks, i, t)
 		free(t);
-	}
+	free(st->tasks.slot);
 	struct vmsa_task_row *r, *rt;
 	HASH_ITER(hh, st->rows, r, rt)
 	{
@@ -580,13 +639,16 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 
 	struct task_state *t = st->last_task;
 	if (!t || t->pid != ev->pid)
-		HASH_FIND_INT(st->tasks, &ev->pid, t);
+		t = pids_find(&st->tasks, ev->pid);
 	if (!t) {
 		t = calloc(1, sizeof(*t));
 		if (!t)
 			return VMSA_E_NOMEM;
 		t->pid = ev->pid;
-		HASH_ADD_INT(st->tasks, pid, t);
+		if (pids_add(&st->tasks, t)) {
+			free(t);
+			return VMSA_E_NOMEM;
+		}
 	}
 	st->last_task = t;
 	int err = set_task_row(st, t, ev);
@@ -871,8 +933,8 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 		sum->rows[sum->nrows++] = c;
 	}
 	/* what is still open is reported as in progress, up to the last event */
-	const struct task_state *t, *tt;
-	HASH_ITER(hh, st->tasks, t, tt)
+	const struct task_state *t;
+	PIDS_FOR_EACH(&st->tasks, ti, t)
 	{
 		if (!t->row || (!t->nwin && !t->awake))
 			continue;

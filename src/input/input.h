@@ -7,6 +7,11 @@
 
 #include <event-parse.h>
 
+/* ---- text (text.c) ---- */
+/* Learned field layouts on (the default) or off: tests compare the two. */
+void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on);
+uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p);
+
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;
 struct vmsa_bin_decoder {

@@ -34,26 +34,8 @@
 #define MAX_COMM 255
 #define MAX_FIELDS 32
 
-struct vmsa_text_parser {
-	struct vmsa_traits traits;
-	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
-};
-
-int vmsa_text_parser_new(struct vmsa_text_parser **out)
-{
-	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : VMSA_E_NOMEM;
-}
-
-void vmsa_text_parser_free(struct vmsa_text_parser *p)
-{
-	free(p);
-}
-
-const struct vmsa_traits *vmsa_text_parser_traits(const struct vmsa_text_parser *p)
-{
-	return &p->traits;
-}
+#define NEVENTS 21 /* events[] below */
+struct vmsa_text_parser;
 
 /* ---- small scanners over [p, e) --------------------------------- */
 
@@ -67,11 +49,65 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static inline uint64_t load64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t load32(const char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * Eight bytes at a time (little-endian machines; others take the byte
+ * loops): for a word w, the lowest byte that equals c is the lowest byte
+ * whose high bit is set in match_byte(w, c); the lowest byte that differs
+ * from c is the lowest non-zero byte of w ^ bcast(c).
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDWISE 1
+#else
+#define WORDWISE 0
+#endif
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline uint64_t match_byte(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (ONES * c);
+	return (x - ONES) & ~x & HIGHS;
+}
+
+/* The first c in [p, e), or e. */
+static inline const char *find_byte(const char *p, const char *e, char c)
+{
+	if (WORDWISE)
+		for (; e - p >= 8; p += 8) {
+			uint64_t m = match_byte(load64(p), (unsigned char)c);
+			if (m)
+				return p + (__builtin_ctzll(m) >> 3);
+		}
+	while (p < e && *p != c)
+		p++;
+	return p;
+}
+
 static inline const char *skip_sp(const char *p, const char *e)
 {
 	/* task names are right-aligned in 16 columns: skip spaces 8 at a time */
-	while (e - p >= 8 && memcmp(p, "        ", 8) == 0)
-		p += 8;
+	if (WORDWISE)
+		for (; e - p >= 8; p += 8) {
+			uint64_t x = load64(p) ^ (ONES * ' ');
+			if (x) {
+				p += __builtin_ctzll(x) >> 3;
+				break;
+			}
+		}
 	while (p < e && is_sp(*p))
 		p++;
 	return p;
@@ -86,7 +122,26 @@ static bool starts(const char *p, const char *e, const char *lit)
 enum num_status { NUM_OK, NUM_BAD, NUM_RANGE };
 
 /* Decimal or 0x-hex, optional '-' (reported through *neg). Whole span. */
-static enum num_status parse_num(const char *p, const char *e, uint64_t *v, bool *neg)
+static enum num_status parse_num_slow(const char *p, const char *e, uint64_t *v, bool *neg);
+
+/* The common case inline: up to 19 decimal digits cannot overflow. */
+static inline enum num_status parse_num(const char *p, const char *e, uint64_t *v, bool *neg)
+{
+	if (p < e && e - p <= 19 && is_digit(*p) && !(e - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x')) {
+		uint64_t x = 0;
+		for (const char *q = p; q < e; q++) {
+			if (!is_digit(*q))
+				return parse_num_slow(p, e, v, neg);
+			x = x * 10 + (uint64_t)(*q - '0');
+		}
+		*neg = false;
+		*v = x;
+		return NUM_OK;
+	}
+	return parse_num_slow(p, e, v, neg);
+}
+
+static enum num_status parse_num_slow(const char *p, const char *e, uint64_t *v, bool *neg)
 {
 	*neg = false;
 	*v = 0;
@@ -132,13 +187,15 @@ static enum num_status parse_num(const char *p, const char *e, uint64_t *v, bool
 /* "sec.frac" (any number of fraction digits, kept to ns) or integer ns. */
 static bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **end, bool *fine)
 {
+	static const uint32_t scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
+					   10000,      1000,      100,	     10,      1};
 	const char *s = p;
 	uint64_t sec = 0;
-	while (p < e && is_digit(*p)) {
-		if (sec > UINT64_MAX / 10)
+	for (; p < e && is_digit(*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (sec >= 1844674407370955161ull && (sec > 1844674407370955161ull || d > 5))
 			return false;
-		sec = sec * 10 + (uint64_t)(*p - '0');
-		p++;
+		sec = sec * 10 + d;
 	}
 	if (p == s)
 		return false;
@@ -146,22 +203,16 @@ static bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **en
 		p++;
 		const char *f = p;
 		uint64_t frac = 0;
-		int digits = 0;
-		while (p < e && is_digit(*p)) {
-			if (digits < 9) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				digits++;
-			}
+		for (; p < e && is_digit(*p) && p - f < 9; p++)
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		frac *= scale[p - f];
+		while (p < e && is_digit(*p)) /* below a nanosecond */
 			p++;
-		}
 		if (p == f)
 			return false;
 		*fine = (p - f) > 6;
-		while (digits < 9) {
-			frac *= 10;
-			digits++;
-		}
-		if (sec > (UINT64_MAX - frac) / 1000000000ull)
+		/* sec * 1e9 + frac fits: always below 18446744073 s */
+		if (sec >= 18446744073ull && sec > (UINT64_MAX - frac) / 1000000000ull)
 			return false;
 		*ns = sec * 1000000000ull + frac;
 	} else {
@@ -311,71 +362,286 @@ static bool parse_header(const char *s, const char *e, struct header *h)
 
 /* ---- fields ------------------------------------------------------ */
 
-struct kv {
-	const char *k, *v;
-	uint16_t klen;
-	uint32_t vlen;
+/*
+ * The fields any decoder reads.  A line's "k=v" tokens are looked up once
+ * into struct fields, indexed by these; decoders never search by name.
+ */
+#define KEYS(X)                                                                   \
+	X(ORDER, "order") X(NID, "nid") X(NR_RECLAIMED, "nr_reclaimed")           \
+	X(NR_SCANNED, "nr_scanned") X(NR_TAKEN, "nr_taken") X(LRU, "lru")         \
+	X(FILE, "file") X(FLAGS, "flags") X(SYNC_IO, "sync_io")                   \
+	X(NR_PAGES, "nr_pages") X(NR_DIRTY, "nr_dirty")                           \
+	X(NR_WRITEBACK, "nr_writeback") X(NR_CONGESTED, "nr_congested")           \
+	X(NR_IMMEDIATE, "nr_immediate") X(NR_DEACTIVATED, "nr_deactivated")       \
+	X(USECT_DELAYED, "usect_delayed") X(USEC_DELAYED, "usec_delayed")         \
+	X(USEC_TIMEOUT, "usec_timeout") X(REASON, "reason")
+
+enum key {
+#define KEY_ENUM(id, name) K_##id,
+	KEYS(KEY_ENUM)
+#undef KEY_ENUM
+	K__COUNT,
+	K_NONE = K__COUNT, /* a field no decoder reads */
+};
+
+static const struct {
+	const char *name;
+	uint8_t len;
+} key_names[K__COUNT] = {
+#define KEY_NAME(id, name) {name, sizeof(name) - 1},
+	KEYS(KEY_NAME)
+#undef KEY_NAME
+};
+
+struct span {
+	const char *p;
+	uint32_t len;
 };
 
 struct fields {
-	struct kv kv[MAX_FIELDS];
-	int n;
+	uint32_t present; /* bit k: v[k] is set */
+	struct span v[K__COUNT];
 };
 
-/* "k=v k=v ...": a key starts after the spaces, ends at '='; a value ends
- * at the next space (memchr is vectorised; no byte loop over values). */
-static void split_fields(const char *p, const char *e, struct fields *f)
+/* memcmp(a, b, n) == 0 for the short strings of a line, inline. */
+static inline bool same(const char *a, const char *b, size_t n)
 {
-	f->n = 0;
-	while (p < e && f->n < MAX_FIELDS) {
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + n - 8) == load64(b + n - 8);
+	}
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+static enum key key_of(const char *k, size_t n)
+{
+	for (int i = 0; i < K__COUNT; i++)
+		if (key_names[i].len == n && same(key_names[i].name, k, n))
+			return (enum key)i;
+	return K_NONE;
+}
+
+/* The first occurrence of a key is the one read. */
+static inline void set_field(struct fields *f, enum key k, const char *v, size_t len)
+{
+	if (k == K_NONE || (f->present & (1u << k)))
+		return;
+	f->present |= 1u << k;
+	f->v[k].p = v;
+	f->v[k].len = (uint32_t)len;
+}
+
+/*
+ * The general reader: "k=v k=v ..."; a key starts after the spaces and ends
+ * at '='; a value ends at the next space.  A token without '=' before a key
+ * ("page=... foo k=v"): the key is what follows the last space before '='.
+ * Returns true when the text was exactly "k=v" tokens one space apart, which
+ * is what a layout (below) can be learned from.
+ */
+#define MAX_KEY 64
+
+/*
+ * Layouts.  A kernel prints an event's fields in a fixed order, so after
+ * one line of an event has been read by name, the next ones are read in
+ * place: each key is compared where the layout says it is, and values not
+ * needed are stepped over.  A line that differs in any way (another key,
+ * spacing, one token more or less) is read by the general reader, which
+ * relearns the layout from it.  Both readers give the same fields for every
+ * line the fast one accepts (tests/unit/test_text.c compares them).
+ */
+struct layout_slot {
+	uint64_t w[2], m[2]; /* key and '=' as two words, masked to klen */
+	uint16_t koff;	/* the key and its '=' in layout.keys */
+	uint8_t klen;	/* including the '=' */
+	uint8_t key;	/* enum key, K_NONE for values skipped */
+};
+
+struct layout {
+	bool learned;
+	uint8_t n;
+	struct layout_slot slot[MAX_FIELDS];
+	char keys[512];
+};
+
+static bool read_fields_layout(const struct layout *l, const char *p, const char *e,
+			       struct fields *f)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct layout_slot *s = &l->slot[i];
+		if (i) {
+			if (p == e || *p != ' ')
+				return false;
+			p++;
+		}
+		if (WORDWISE && e - p >= 16 && s->klen <= 16) {
+			if (((load64(p) ^ s->w[0]) & s->m[0]) | ((load64(p + 8) ^ s->w[1]) & s->m[1]))
+				return false;
+		} else if ((size_t)(e - p) < s->klen || !same(p, l->keys + s->koff, s->klen)) {
+			return false;
+		}
+		p += s->klen;
+		const char *v = p;
+		p = find_byte(p, e, ' ');
+		set_field(f, (enum key)s->key, v, (size_t)(p - v));
+	}
+	return p == e;
+}
+
+static bool read_fields_general(const char *p, const char *e, struct fields *f,
+				struct layout *learn)
+{
+	const char *start = p, *prev_end = NULL;
+	bool clean = true;
+	unsigned n = 0;
+	size_t koff = 0;
+	while (p < e && n < MAX_FIELDS) {
 		while (p < e && is_sp(*p))
 			p++;
 		const char *eq = memchr(p, '=', (size_t)(e - p));
 		if (!eq)
-			return;
+			break;
 		const char *v = eq + 1;
 		const char *ve = memchr(v, ' ', (size_t)(e - v));
 		if (!ve)
 			ve = e;
-		/* a token without '=' before this key ("page=... foo k=v"): the key
-		 * is what follows the last space before '=' */
 		const char *k = p;
-		if (eq - p > 64 || memchr(p, ' ', (size_t)(eq - p))) {
+		if (eq - p > MAX_KEY || memchr(p, ' ', (size_t)(eq - p))) {
 			k = eq;
 			while (k > p && !is_sp(k[-1]))
 				k--;
 		}
-		if (k < eq && eq - k <= 64) {
-			struct kv *kv = &f->kv[f->n++];
-			kv->k = k;
-			kv->klen = (uint16_t)(eq - k);
-			kv->v = v;
-			kv->vlen = (uint32_t)(ve - v);
+		if (k < eq && eq - k <= MAX_KEY) {
+			enum key id = key_of(k, (size_t)(eq - k));
+			/* clean: this token starts one space after the last one */
+			if (k != (prev_end ? prev_end + 1 : start))
+				clean = false;
+			size_t klen = (size_t)(v - k);
+			if (clean && koff + klen <= sizeof(learn->keys)) {
+				learn->slot[n].koff = (uint16_t)koff;
+				learn->slot[n].klen = (uint8_t)klen;
+				/* a repeated key: the first one is read */
+				bool dup = id != K_NONE && (f->present & (1u << id));
+				learn->slot[n].key = (uint8_t)(dup ? K_NONE : id);
+				memcpy(learn->keys + koff, k, klen);
+				char pad[16] = {0};
+				memcpy(pad, k, klen < 16 ? klen : 16);
+				for (int w = 0; w < 2; w++) {
+					size_t in = klen > 8u * w ? klen - 8u * w : 0;
+					learn->slot[n].w[w] = load64(pad + 8 * w);
+					learn->slot[n].m[w] = in >= 8 ? ~0ull : (1ull << (8 * in)) - 1;
+				}
+				koff += klen;
+			} else {
+				clean = false;
+			}
+			set_field(f, id, v, (size_t)(ve - v));
+			n++;
+			prev_end = ve;
+		} else {
+			clean = false;
 		}
 		p = ve + 1;
 	}
+	/* the text ended with the last value: nothing unread, no cap reached */
+	if ((prev_end ? prev_end : start) != e || n == MAX_FIELDS)
+		clean = false;
+	if (learn) {
+		learn->learned = clean;
+		learn->n = clean ? (uint8_t)n : 0;
+	}
+	return clean;
 }
 
-static inline const struct kv *get(const struct fields *f, const char *key)
+/* Flag strings repeat line after line: the last one read is remembered. */
+struct flag_memo {
+	const struct flag_set *set;
+	uint32_t len, bits;
+	char text[64];
+};
+
+struct vmsa_text_parser {
+	struct vmsa_traits traits;
+	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
+	bool general_only;	  /* layouts off (tests compare both readers) */
+	uint64_t layout_reads;	  /* lines whose fields were read in place */
+	struct flag_memo flag_memo;
+	int8_t event_slot[64];	  /* events[] by name hash */
+	struct layout layout[NEVENTS];
+};
+
+static void index_events(int8_t *slots);
+
+static void parser_init(struct vmsa_text_parser *p)
 {
-	size_t n = __builtin_strlen(key); /* a literal: folded at compile time */
-	for (int i = 0; i < f->n; i++)
-		if (f->kv[i].klen == n && f->kv[i].k[0] == key[0] && memcmp(f->kv[i].k, key, n) == 0)
-			return &f->kv[i];
-	return NULL;
+	memset(p, 0, sizeof(*p));
+	index_events(p->event_slot);
+}
+
+int vmsa_text_parser_new(struct vmsa_text_parser **out)
+{
+	*out = malloc(sizeof(**out));
+	if (!*out)
+		return VMSA_E_NOMEM;
+	parser_init(*out);
+	return 0;
+}
+
+void vmsa_text_parser_free(struct vmsa_text_parser *p)
+{
+	free(p);
+}
+
+const struct vmsa_traits *vmsa_text_parser_traits(const struct vmsa_text_parser *p)
+{
+	return &p->traits;
+}
+
+void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on)
+{
+	p->general_only = !on;
+}
+
+uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p)
+{
+	return p->layout_reads;
+}
+
+static void read_fields(struct vmsa_text_parser *p, int event, const char *s, const char *e,
+			struct fields *f)
+{
+	struct layout *l = &p->layout[event];
+	f->present = 0;
+	if (l->learned && !p->general_only && read_fields_layout(l, s, e, f)) {
+		p->layout_reads++;
+		return;
+	}
+	f->present = 0;
+	read_fields_general(s, e, f, l);
 }
 
 /* Outcome of reading a field: 0 ok, 1 absent, or -(1 + reject reason). */
 #define FIELD_ABSENT 1
 #define FIELD_ERR(r) (-(1 + (int)(r)))
 
-static int get_u64(const struct fields *f, const char *key, uint64_t *v)
+static inline const struct span *get(const struct fields *f, enum key k)
 {
-	const struct kv *kv = get(f, key);
-	if (!kv)
+	return (f->present & (1u << k)) ? &f->v[k] : NULL;
+}
+
+static int get_u64(const struct fields *f, enum key k, uint64_t *v)
+{
+	const struct span *s = get(f, k);
+	if (!s)
 		return FIELD_ABSENT;
 	bool neg;
-	switch (parse_num(kv->v, kv->v + kv->vlen, v, &neg)) {
+	switch (parse_num(s->p, s->p + s->len, v, &neg)) {
 	case NUM_OK:
 		return neg && *v ? FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE) : 0;
 	case NUM_RANGE:
@@ -385,14 +651,14 @@ static int get_u64(const struct fields *f, const char *key, uint64_t *v)
 	}
 }
 
-static int get_i64(const struct fields *f, const char *key, int64_t *v)
+static int get_i64(const struct fields *f, enum key k, int64_t *v)
 {
-	const struct kv *kv = get(f, key);
-	if (!kv)
+	const struct span *s = get(f, k);
+	if (!s)
 		return FIELD_ABSENT;
 	bool neg;
 	uint64_t u;
-	switch (parse_num(kv->v, kv->v + kv->vlen, &u, &neg)) {
+	switch (parse_num(s->p, s->p + s->len, &u, &neg)) {
 	case NUM_OK:
 		if (u > (uint64_t)INT64_MAX)
 			return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
@@ -408,7 +674,7 @@ static int get_i64(const struct fields *f, const char *key, int64_t *v)
 static int get_order(const struct fields *f, int32_t *order, bool required)
 {
 	int64_t v;
-	int r = get_i64(f, "order", &v);
+	int r = get_i64(f, K_ORDER, &v);
 	if (r == FIELD_ABSENT)
 		return required ? FIELD_ERR(VMSA_REJECT_MISSING_FIELD) : 0;
 	if (r)
@@ -422,7 +688,7 @@ static int get_order(const struct fields *f, int32_t *order, bool required)
 static int get_nid(const struct fields *f, int32_t *nid)
 {
 	int64_t v;
-	int r = get_i64(f, "nid", &v);
+	int r = get_i64(f, K_NID, &v);
 	if (r == FIELD_ABSENT)
 		return 0;
 	if (r)
@@ -433,18 +699,44 @@ static int get_nid(const struct fields *f, int32_t *nid)
 	return 0;
 }
 
+/* Symbolic flags "P_A|P_B": every name shares the set's prefix P_. */
 struct flag_name {
-	const char *name;
+	const char *name; /* without the prefix */
 	size_t len;
-	uint32_t bit;
+	uint32_t bit;	/* 0 for the set's NONE */
 };
 #define FLAG(name, bit) {name, sizeof(name) - 1, bit}
 
-/* "A|B|C", a NONE name, or a number. */
-static int parse_flags(const struct kv *kv, const struct flag_name *names, size_t n,
-		       const char *none, uint32_t *out)
+struct flag_set {
+	const char *prefix;
+	size_t plen;
+	const struct flag_name *names;
+	size_t n;
+};
+
+static int parse_flags_text(const struct span *s, const struct flag_set *set, uint32_t *out);
+
+static int parse_flags(const struct span *s, const struct flag_set *set, struct flag_memo *m,
+		       uint32_t *out)
 {
-	const char *p = kv->v, *e = kv->v + kv->vlen;
+	if (m->set == set && m->len == s->len && same(m->text, s->p, s->len)) {
+		*out = m->bits;
+		return 0;
+	}
+	int r = parse_flags_text(s, set, out);
+	if (r == 0 && s->len <= sizeof(m->text)) {
+		m->set = set;
+		m->len = s->len;
+		m->bits = *out;
+		memcpy(m->text, s->p, s->len);
+	}
+	return r;
+}
+
+/* "A|B|C", the NONE name, or a number. */
+static int parse_flags_text(const struct span *s, const struct flag_set *set, uint32_t *out)
+{
+	const char *p = s->p, *e = s->p + s->len;
 	uint64_t num;
 	bool neg;
 	if (p < e && is_digit(*p)) {
@@ -459,15 +751,17 @@ static int parse_flags(const struct kv *kv, const struct flag_name *names, size_
 		while (p < e && *p != '|')
 			p++;
 		size_t len = (size_t)(p - t);
-		bool found = false;
-		for (size_t i = 0; i < n; i++)
-			if (names[i].len == len && memcmp(names[i].name, t, len) == 0) {
-				bits |= names[i].bit;
-				found = true;
-				break;
-			}
-		if (!found && !(none && strlen(none) == len && memcmp(none, t, len) == 0))
+		if (len < set->plen || !same(t, set->prefix, set->plen))
 			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+		t += set->plen;
+		len -= set->plen;
+		size_t i;
+		for (i = 0; i < set->n; i++)
+			if (set->names[i].len == len && same(set->names[i].name, t, len))
+				break;
+		if (i == set->n)
+			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+		bits |= set->names[i].bit;
 		if (p < e)
 			p++;
 	}
@@ -481,44 +775,50 @@ static int parse_flags(const struct kv *kv, const struct flag_name *names, size_
 #define WB_SYNC 0x4u
 #define WB_ASYNC 0x8u
 #define WB_MIXED 0x10u
-static const struct flag_name reclaim_flags[] = {
-	FLAG("RECLAIM_WB_ANON", WB_ANON),	FLAG("RECLAIM_WB_FILE", WB_FILE),
-	FLAG("RECLAIM_WB_MIXED", WB_MIXED), FLAG("RECLAIM_WB_SYNC", WB_SYNC),
-	FLAG("RECLAIM_WB_ASYNC", WB_ASYNC),
+static const struct flag_name reclaim_names[] = {
+	FLAG("ANON", WB_ANON), FLAG("FILE", WB_FILE), FLAG("MIXED", WB_MIXED),
+	FLAG("SYNC", WB_SYNC), FLAG("ASYNC", WB_ASYNC), FLAG("NONE", 0),
 };
+static const struct flag_set reclaim_flags = {
+	"RECLAIM_WB_", 11, reclaim_names, sizeof(reclaim_names) / sizeof(reclaim_names[0])};
 
-static const struct flag_name throttle_flags[] = {
-	FLAG("VMSCAN_THROTTLE_WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK),
-	FLAG("VMSCAN_THROTTLE_ISOLATED", 1u << VMSA_THROTTLE_ISOLATED),
-	FLAG("VMSCAN_THROTTLE_NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS),
-	FLAG("VMSCAN_THROTTLE_CONGESTED", 1u << VMSA_THROTTLE_CONGESTED),
+static const struct flag_name throttle_names[] = {
+	FLAG("WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK),
+	FLAG("ISOLATED", 1u << VMSA_THROTTLE_ISOLATED),
+	FLAG("NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS),
+	FLAG("CONGESTED", 1u << VMSA_THROTTLE_CONGESTED),
+	FLAG("NONE", 0),
 };
+static const struct flag_set throttle_flags = {
+	"VMSCAN_THROTTLE_", 16, throttle_names, sizeof(throttle_names) / sizeof(throttle_names[0])};
 
-static int get_reclaim_flags(const struct fields *f, uint32_t *flags)
+static int get_reclaim_flags(struct vmsa_text_parser *p, const struct fields *f, uint32_t *flags)
 {
-	const struct kv *kv = get(f, "flags");
-	if (!kv)
+	const struct span *s = get(f, K_FLAGS);
+	if (!s)
 		return FIELD_ABSENT;
-	return parse_flags(kv, reclaim_flags, sizeof(reclaim_flags) / sizeof(reclaim_flags[0]),
-			   "RECLAIM_WB_NONE", flags);
+	return parse_flags(s, &reclaim_flags, &p->flag_memo, flags);
 }
 
 static int get_lru(const struct fields *f, enum vmsa_lru *lru)
 {
-	static const char *const names[] = {"inactive_anon", "active_anon", "inactive_file",
-					    "active_file", "unevictable"};
-	const struct kv *kv = get(f, "lru");
-	if (!kv)
+	static const struct {
+		const char *name;
+		uint32_t len;
+	} names[] = {{"inactive_anon", 13}, {"active_anon", 11}, {"inactive_file", 13},
+		     {"active_file", 11}, {"unevictable", 11}};
+	const struct span *s = get(f, K_LRU);
+	if (!s)
 		return FIELD_ABSENT;
 	for (unsigned i = 0; i < 5; i++)
-		if (strlen(names[i]) == kv->vlen && memcmp(names[i], kv->v, kv->vlen) == 0) {
+		if (names[i].len == s->len && same(names[i].name, s->p, s->len)) {
 			*lru = (enum vmsa_lru)(VMSA_LRU_INACTIVE_ANON + i);
 			return 0;
 		}
 	uint64_t v;
 	bool neg;
 	/* enum lru_list value, when the symbol table was not applied */
-	if (parse_num(kv->v, kv->v + kv->vlen, &v, &neg) == NUM_OK && !neg && v < 5) {
+	if (parse_num(s->p, s->p + s->len, &v, &neg) == NUM_OK && !neg && v < 5) {
 		*lru = (enum vmsa_lru)(VMSA_LRU_INACTIVE_ANON + v);
 		return 0;
 	}
@@ -542,85 +842,70 @@ static int get_lru(const struct fields *f, enum vmsa_lru *lru)
 
 /* ---- per-event decoders ------------------------------------------ */
 
-typedef int (*decode_fn)(struct vmsa_text_parser *p, const struct header *h,
-			 struct vmsa_event *ev);
+/* f is NULL for the events that are not "k=v" lists (mm_shrink_slab_*). */
+typedef int (*decode_fn)(struct vmsa_text_parser *p, const struct fields *f,
+			 const struct header *h, struct vmsa_event *ev);
+#define DECODER(name)                                                                      \
+	static int name(struct vmsa_text_parser *p VMSA_UNUSED, const struct fields *f VMSA_UNUSED, \
+			const struct header *h VMSA_UNUSED, struct vmsa_event *ev)
 
-static int dec_begin(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-		     struct vmsa_event *ev)
+DECODER(dec_begin)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_RECLAIM_BEGIN;
-	OPT(get_nid(&f, &ev->nid));
-	return get_order(&f, &ev->order, true);
+	OPT(get_nid(f, &ev->nid));
+	return get_order(f, &ev->order, true);
 }
 
-static int dec_end(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-		   struct vmsa_event *ev)
+DECODER(dec_end)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_RECLAIM_END;
-	REQ(get_u64(&f, "nr_reclaimed", &ev->nr_reclaimed));
+	REQ(get_u64(f, K_NR_RECLAIMED, &ev->nr_reclaimed));
 	return 0;
 }
 
-#define CTX_DECODERS(context, suffix)                                                        \
-	static int dec_begin_##suffix(struct vmsa_text_parser *p, const struct header *h, \
-				      struct vmsa_event *ev)                              \
-	{                                                                                \
-		ev->ctx = context;                                                       \
-		return dec_begin(p, h, ev);                                              \
-	}                                                                                \
-	static int dec_end_##suffix(struct vmsa_text_parser *p, const struct header *h,   \
-				    struct vmsa_event *ev)                                \
-	{                                                                                \
-		ev->ctx = context;                                                       \
-		return dec_end(p, h, ev);                                                \
+#define CTX_DECODERS(context, suffix)            \
+	DECODER(dec_begin_##suffix)              \
+	{                                        \
+		ev->ctx = context;               \
+		return dec_begin(p, f, h, ev);   \
+	}                                        \
+	DECODER(dec_end_##suffix)                \
+	{                                        \
+		ev->ctx = context;               \
+		return dec_end(p, f, h, ev);     \
 	}
 CTX_DECODERS(VMSA_CTX_DIRECT, direct)
 CTX_DECODERS(VMSA_CTX_MEMCG, memcg)
 CTX_DECODERS(VMSA_CTX_SOFTLIMIT, softlimit)
 CTX_DECODERS(VMSA_CTX_NODE, node)
 
-static int dec_kswapd_wake(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			   struct vmsa_event *ev)
+DECODER(dec_kswapd_wake)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_KSWAPD_WAKE;
-	OPT(get_nid(&f, &ev->nid));
-	return get_order(&f, &ev->order, true);
+	OPT(get_nid(f, &ev->nid));
+	return get_order(f, &ev->order, true);
 }
 
-static int dec_kswapd_sleep(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			    struct vmsa_event *ev)
+DECODER(dec_kswapd_sleep)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_KSWAPD_SLEEP;
-	return get_nid(&f, &ev->nid);
+	return get_nid(f, &ev->nid);
 }
 
-static int dec_wakeup_kswapd(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			     struct vmsa_event *ev)
+DECODER(dec_wakeup_kswapd)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_WAKEUP_KSWAPD;
-	OPT(get_nid(&f, &ev->nid));
-	return get_order(&f, &ev->order, true);
+	OPT(get_nid(f, &ev->nid));
+	return get_order(f, &ev->order, true);
 }
 
-static int dec_isolate(struct vmsa_text_parser *p, const struct header *h, struct vmsa_event *ev)
+DECODER(dec_isolate)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_LRU_ISOLATE;
-	REQ(get_u64(&f, "nr_scanned", &ev->nr_scanned));
-	OPT(get_u64(&f, "nr_taken", &ev->nr_taken));
-	OPT(get_order(&f, &ev->order, false));
-	int r = get_lru(&f, &ev->lru);
+	REQ(get_u64(f, K_NR_SCANNED, &ev->nr_scanned));
+	OPT(get_u64(f, K_NR_TAKEN, &ev->nr_taken));
+	OPT(get_order(f, &ev->order, false));
+	int r = get_lru(f, &ev->lru);
 	if (r < 0)
 		return r;
 	if (r == 0) {
@@ -630,7 +915,7 @@ static int dec_isolate(struct vmsa_text_parser *p, const struct header *h, struc
 	}
 	p->traits.lines_without_lru_name++;
 	uint64_t file;
-	r = get_u64(&f, "file", &file);
+	r = get_u64(f, K_FILE, &file);
 	if (r < 0)
 		return r;
 	if (r == 0)
@@ -638,13 +923,11 @@ static int dec_isolate(struct vmsa_text_parser *p, const struct header *h, struc
 	return 0;
 }
 
-static int dec_write(struct vmsa_text_parser *p, const struct header *h, struct vmsa_event *ev)
+DECODER(dec_write)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_WRITE;
 	uint32_t flags;
-	int r = get_reclaim_flags(&f, &flags);
+	int r = get_reclaim_flags(p, f, &flags);
 	if (r < 0)
 		return r;
 	if (r == 0) {
@@ -656,13 +939,13 @@ static int dec_write(struct vmsa_text_parser *p, const struct header *h, struct 
 		ev->sync = (flags & WB_SYNC) ? 1 : 0;
 	} else {
 		uint64_t file, sync;
-		REQ(get_u64(&f, "file", &file));
-		REQ(get_u64(&f, "sync_io", &sync));
+		REQ(get_u64(f, K_FILE, &file));
+		REQ(get_u64(f, K_SYNC_IO, &sync));
 		p->traits.writes_with_sync_field++;
 		ev->file = file != 0;
 		ev->sync = sync != 0;
 	}
-	r = get_u64(&f, "nr_pages", &ev->nr_pages);
+	r = get_u64(f, K_NR_PAGES, &ev->nr_pages);
 	if (r < 0)
 		return r;
 	if (r == 0)
@@ -672,28 +955,24 @@ static int dec_write(struct vmsa_text_parser *p, const struct header *h, struct 
 	return 0;
 }
 
-static int dec_write_folio(struct vmsa_text_parser *p, const struct header *h,
-			   struct vmsa_event *ev)
+DECODER(dec_write_folio)
 {
 	p->traits.write_folio_events++;
-	return dec_write(p, h, ev);
+	return dec_write(p, f, h, ev);
 }
 
-static int dec_shrink_inactive(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			       struct vmsa_event *ev)
+DECODER(dec_shrink_inactive)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_SHRINK_INACTIVE;
-	REQ(get_u64(&f, "nr_reclaimed", &ev->nr_reclaimed));
-	OPT(get_u64(&f, "nr_scanned", &ev->nr_scanned));
-	OPT(get_u64(&f, "nr_dirty", &ev->nr_dirty));
-	OPT(get_u64(&f, "nr_writeback", &ev->nr_writeback));
-	OPT(get_u64(&f, "nr_congested", &ev->nr_congested));
-	OPT(get_u64(&f, "nr_immediate", &ev->nr_immediate));
-	OPT(get_nid(&f, &ev->nid));
+	REQ(get_u64(f, K_NR_RECLAIMED, &ev->nr_reclaimed));
+	OPT(get_u64(f, K_NR_SCANNED, &ev->nr_scanned));
+	OPT(get_u64(f, K_NR_DIRTY, &ev->nr_dirty));
+	OPT(get_u64(f, K_NR_WRITEBACK, &ev->nr_writeback));
+	OPT(get_u64(f, K_NR_CONGESTED, &ev->nr_congested));
+	OPT(get_u64(f, K_NR_IMMEDIATE, &ev->nr_immediate));
+	OPT(get_nid(f, &ev->nid));
 	uint32_t flags;
-	int r = get_reclaim_flags(&f, &flags);
+	int r = get_reclaim_flags(p, f, &flags);
 	if (r < 0)
 		return r;
 	if (r == 0)
@@ -701,17 +980,14 @@ static int dec_shrink_inactive(struct vmsa_text_parser *p VMSA_UNUSED, const str
 	return 0;
 }
 
-static int dec_shrink_active(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			     struct vmsa_event *ev)
+DECODER(dec_shrink_active)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_SHRINK_ACTIVE;
-	OPT(get_u64(&f, "nr_taken", &ev->nr_taken));
-	OPT(get_u64(&f, "nr_deactivated", &ev->nr_deactivated));
-	OPT(get_nid(&f, &ev->nid));
+	OPT(get_u64(f, K_NR_TAKEN, &ev->nr_taken));
+	OPT(get_u64(f, K_NR_DEACTIVATED, &ev->nr_deactivated));
+	OPT(get_nid(f, &ev->nid));
 	uint32_t flags;
-	int r = get_reclaim_flags(&f, &flags);
+	int r = get_reclaim_flags(p, f, &flags);
 	if (r < 0)
 		return r;
 	if (r == 0)
@@ -719,44 +995,37 @@ static int dec_shrink_active(struct vmsa_text_parser *p VMSA_UNUSED, const struc
 	return 0;
 }
 
-static int dec_throttled(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			 struct vmsa_event *ev)
+DECODER(dec_throttled)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_THROTTLED;
-	OPT(get_nid(&f, &ev->nid));
-	int r = get_i64(&f, "usect_delayed", &ev->usec_delayed); /* sic, 5.16+ */
+	OPT(get_nid(f, &ev->nid));
+	int r = get_i64(f, K_USECT_DELAYED, &ev->usec_delayed); /* sic, 5.16+ */
 	if (r == FIELD_ABSENT)
-		r = get_i64(&f, "usec_delayed", &ev->usec_delayed);
+		r = get_i64(f, K_USEC_DELAYED, &ev->usec_delayed);
 	if (r < 0)
 		return r;
-	OPT(get_i64(&f, "usec_timeout", &ev->usec_timeout));
+	OPT(get_i64(f, K_USEC_TIMEOUT, &ev->usec_timeout));
 	if (ev->usec_delayed < 0)
 		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	const struct kv *kv = get(&f, "reason");
-	if (!kv)
+	const struct span *s = get(f, K_REASON);
+	if (!s)
 		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	return parse_flags(kv, throttle_flags, sizeof(throttle_flags) / sizeof(throttle_flags[0]),
-			   "VMSCAN_THROTTLE_NONE", &ev->throttle_reasons);
+	return parse_flags(s, &throttle_flags, &p->flag_memo, &ev->throttle_reasons);
 }
 
 /* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=all_dirty|flush_forward" */
-static int dec_flusher(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-		       struct vmsa_event *ev)
+DECODER(dec_flusher)
 {
-	struct fields f;
-	split_fields(h->fields, h->end, &f);
 	ev->type = VMSA_EV_FLUSHER_WAKE;
-	OPT(get_nid(&f, &ev->nid));
-	REQ(get_u64(&f, "nr_dirty", &ev->nr_dirty));
-	REQ(get_u64(&f, "nr_pages", &ev->nr_pages));
-	const struct kv *kv = get(&f, "reason");
-	if (!kv)
+	OPT(get_nid(f, &ev->nid));
+	REQ(get_u64(f, K_NR_DIRTY, &ev->nr_dirty));
+	REQ(get_u64(f, K_NR_PAGES, &ev->nr_pages));
+	const struct span *s = get(f, K_REASON);
+	if (!s)
 		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	if (kv->vlen == 9 && memcmp(kv->v, "all_dirty", 9) == 0)
+	if (s->len == 9 && memcmp(s->p, "all_dirty", 9) == 0)
 		ev->flush_reason = VMSA_FLUSH_ALL_DIRTY;
-	else if (kv->vlen == 13 && memcmp(kv->v, "flush_forward", 13) == 0)
+	else if (s->len == 13 && memcmp(s->p, "flush_forward", 13) == 0)
 		ev->flush_reason = VMSA_FLUSH_FORWARD;
 	else
 		return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
@@ -778,8 +1047,7 @@ static const char *find_lit(const char *p, const char *e, const char *lit)
 	return NULL;
 }
 
-static int dec_slab_start(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			  struct vmsa_event *ev)
+DECODER(dec_slab_start)
 {
 	ev->type = VMSA_EV_SLAB_START;
 	if (!find_lit(h->fields, h->end, "nid: "))
@@ -787,8 +1055,7 @@ static int dec_slab_start(struct vmsa_text_parser *p VMSA_UNUSED, const struct h
 	return 0;
 }
 
-static int dec_slab_end(struct vmsa_text_parser *p VMSA_UNUSED, const struct header *h,
-			struct vmsa_event *ev)
+DECODER(dec_slab_end)
 {
 	ev->type = VMSA_EV_SLAB_END;
 	const char *v = find_lit(h->fields, h->end, "last shrinker return val ");
@@ -814,11 +1081,13 @@ struct event_desc {
 	const char *name;
 	size_t len;
 	decode_fn fn;
+	bool kv; /* fields are "k=v" tokens */
 };
 
 /* Every vmscan event from the seeds (2.6.35) through Linux 6.1. */
-#define EV(name, fn) {name, sizeof(name) - 1, fn}
-static const struct event_desc events[] = {
+#define EV(name, fn) {name, sizeof(name) - 1, fn, true}
+#define EV_RAW(name, fn) {name, sizeof(name) - 1, fn, false}
+static const struct event_desc events[NEVENTS] = {
 	EV("mm_vmscan_direct_reclaim_begin", dec_begin_direct),
 	EV("mm_vmscan_direct_reclaim_end", dec_end_direct),
 	EV("mm_vmscan_memcg_reclaim_begin", dec_begin_memcg),
@@ -838,19 +1107,42 @@ static const struct event_desc events[] = {
 	EV("mm_vmscan_lru_shrink_active", dec_shrink_active),
 	EV("mm_vmscan_throttled", dec_throttled),
 	EV("mm_vmscan_wakeup_flusher", dec_flusher), /* kernel/ series */
-	EV("mm_shrink_slab_start", dec_slab_start),
-	EV("mm_shrink_slab_end", dec_slab_end),
+	EV_RAW("mm_shrink_slab_start", dec_slab_start),
+	EV_RAW("mm_shrink_slab_end", dec_slab_end),
 };
 #undef EV
+#undef EV_RAW
 
-static const struct event_desc *find_event(const char *name, size_t len)
+/* events[] by a hash of the name, open addressing; built with the parser */
+#define EVENT_SLOTS 64
+static unsigned event_hash(const char *name, size_t len)
 {
-	if (len < 10 || name[0] != 'm' || name[1] != 'm' || name[2] != '_')
-		return NULL;
-	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (events[i].len == len && memcmp(events[i].name, name, len) == 0)
-			return &events[i];
-	return NULL;
+	return ((unsigned)len * 7u + (unsigned char)name[10] + (unsigned char)name[len - 1]) &
+	       (EVENT_SLOTS - 1);
+}
+
+static void index_events(int8_t *slots)
+{
+	memset(slots, -1, EVENT_SLOTS);
+	for (int i = 0; i < NEVENTS; i++) {
+		unsigned h = event_hash(events[i].name, events[i].len);
+		while (slots[h] >= 0)
+			h = (h + 1) & (EVENT_SLOTS - 1);
+		slots[h] = (int8_t)i;
+	}
+}
+
+static int find_event(const struct vmsa_text_parser *p, const char *name, size_t len)
+{
+	if (len < 11 || name[0] != 'm' || name[1] != 'm' || name[2] != '_')
+		return -1;
+	for (unsigned h = event_hash(name, len);; h = (h + 1) & (EVENT_SLOTS - 1)) {
+		int i = p->event_slot[h];
+		if (i < 0)
+			return -1;
+		if (events[i].len == len && same(events[i].name, name, len))
+			return i;
+	}
 }
 
 static bool mentions_vmscan(const char *s, const char *e)
@@ -932,8 +1224,8 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		}
 		return VMSA_LINE_IGNORED;
 	}
-	const struct event_desc *d = find_event(h.name, h.name_len);
-	if (!d) {
+	int id = find_event(p, h.name, h.name_len);
+	if (id < 0) {
 		p->last_unknown_vmscan = h.name_len > 10 && memcmp(h.name, "mm_vmscan_", 10) == 0;
 		return VMSA_LINE_IGNORED;
 	}
@@ -946,7 +1238,11 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	ev->cpu = h.cpu;
 	ev->comm = h.comm;
 	ev->comm_len = h.comm_len;
-	int r = d->fn(p, &h, ev);
+	const struct event_desc *d = &events[id];
+	struct fields f;
+	if (d->kv)
+		read_fields(p, id, h.fields, h.end, &f);
+	int r = d->fn(p, d->kv ? &f : NULL, &h, ev);
 	if (r) {
 		*reason = (enum vmsa_reject_reason)(-r - 1);
 		return VMSA_LINE_REJECTED;
@@ -991,6 +1287,7 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
 		vmsa_source_close(s);
 		return VMSA_E_NOMEM;
 	}
+	parser_init(&s->parser);
 	s->fd = fd;
 	s->poll_ms = -1;
 	s->first_chunk = true;

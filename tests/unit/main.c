@@ -6,6 +6,7 @@ Suite *text_suite(void);
 Suite *stats_suite(void);
 Suite *hist_suite(void);
 Suite *fixtures_suite(void);
+Suite *layouts_suite(void);
 
 int main(void)
 {
@@ -13,6 +14,7 @@ int main(void)
 	srunner_add_suite(sr, stats_suite());
 	srunner_add_suite(sr, hist_suite());
 	srunner_add_suite(sr, fixtures_suite());
+	srunner_add_suite(sr, layouts_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

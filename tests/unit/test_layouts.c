@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text decoder reads an event's fields in place once it has learned
+ * their layout from an earlier line (src/input/text.c).  These tests hold it
+ * to the general reader: every line, and every damaged copy of a line read
+ * right after its intact original, must decode to the same outcome, reason,
+ * event and traits with layouts on and off.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/input.h"
+#include "vmsa/vmsa.h"
+
+struct pair {
+	struct vmsa_text_parser *fast, *general;
+	unsigned long lines, events;
+};
+
+static void pair_init(struct pair *p)
+{
+	ck_assert_int_eq(vmsa_text_parser_new(&p->fast), 0);
+	ck_assert_int_eq(vmsa_text_parser_new(&p->general), 0);
+	vmsa_text_parser_use_layouts(p->general, false);
+	p->lines = p->events = 0;
+}
+
+static void pair_free(struct pair *p)
+{
+	const struct vmsa_traits *a = vmsa_text_parser_traits(p->fast);
+	const struct vmsa_traits *b = vmsa_text_parser_traits(p->general);
+	ck_assert_msg(memcmp(a, b, sizeof(*a)) == 0, "traits differ");
+	vmsa_text_parser_free(p->fast);
+	vmsa_text_parser_free(p->general);
+}
+
+/* One line through both; they must agree on everything. */
+static void both(struct pair *p, const char *line, size_t len)
+{
+	struct vmsa_event a, b;
+	memset(&a, 0x5a, sizeof(a));
+	memset(&b, 0x5a, sizeof(b));
+	enum vmsa_reject_reason ra = VMSA_REJECT__COUNT, rb = VMSA_REJECT__COUNT;
+	enum vmsa_line_kind ka = vmsa_text_parse_line(p->fast, line, len, &a, &ra);
+	enum vmsa_line_kind kb = vmsa_text_parse_line(p->general, line, len, &b, &rb);
+	p->lines++;
+	ck_assert_msg(ka == kb, "kind %d vs %d: '%.*s'", ka, kb, (int)len, line);
+	if (ka == VMSA_LINE_REJECTED)
+		ck_assert_msg(ra == rb, "reason %d vs %d: '%.*s'", ra, rb, (int)len, line);
+	if (ka == VMSA_LINE_EVENT || ka == VMSA_LINE_LOST) {
+		p->events++;
+		/* both were cleared by the decoder, comm points into line */
+		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "events differ: '%.*s'", (int)len,
+			      line);
+	}
+}
+
+/* A line, then damaged copies of it, each after the intact line again. */
+static void damage(struct pair *p, const char *line, size_t len)
+{
+	static const char subst[] = {' ', '=', '\t', 'x', '-', '|', '0', '9', ':'};
+	char *buf = malloc(len + 2);
+	ck_assert_ptr_nonnull(buf);
+	for (size_t i = 0; i <= len; i++) {
+		/* replace byte i */
+		for (size_t s = 0; s < sizeof(subst) && i < len; s++) {
+			both(p, line, len);
+			memcpy(buf, line, len);
+			buf[i] = subst[s];
+			both(p, buf, len);
+		}
+		/* delete byte i */
+		if (i < len) {
+			both(p, line, len);
+			memcpy(buf, line, i);
+			memcpy(buf + i, line + i + 1, len - i - 1);
+			both(p, buf, len - 1);
+		}
+		/* insert a space at i; cut at i */
+		both(p, line, len);
+		memcpy(buf, line, i);
+		buf[i] = ' ';
+		memcpy(buf + i + 1, line + i, len - i);
+		both(p, buf, len + 1);
+		both(p, line, len);
+		both(p, line, i);
+	}
+	free(buf);
+}
+
+static const char *const samples[] = {
+	/* 6.1 trace_pipe, one of each field list */
+	"           <...>-1234    [001] .....   100.000001: mm_vmscan_direct_reclaim_begin: "
+	"order=0 gfp_flags=GFP_HIGHUSER_MOVABLE",
+	"           <...>-1234    [001] .....   100.000101: mm_vmscan_direct_reclaim_end: "
+	"nr_reclaimed=32",
+	"           <...>-1234    [001] .....   100.000050: mm_vmscan_lru_isolate: classzone=2 "
+	"order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file",
+	"           <...>-1234    [001] .....   100.000060: mm_vmscan_lru_shrink_inactive: nid=0 "
+	"nr_scanned=32 nr_reclaimed=30 nr_dirty=2 nr_writeback=0 nr_congested=0 nr_immediate=0 "
+	"nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 "
+	"flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC",
+	"           <...>-1234    [001] .....   100.000070: mm_vmscan_lru_shrink_active: nid=0 "
+	"nr_taken=32 nr_active=10 nr_deactivated=22 nr_referenced=3 priority=12 "
+	"flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC",
+	"           <...>-1234    [001] .....   100.000080: mm_vmscan_write_folio: page=0 "
+	"pfn=0x1234 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC nr_pages=4",
+	"         kswapd0-45      [000] .....   100.000090: mm_vmscan_kswapd_wake: nid=0 order=3",
+	"         kswapd0-45      [000] .....   100.000091: mm_vmscan_kswapd_sleep: nid=0",
+	"              dd-77      [000] .....   100.000092: mm_vmscan_wakeup_kswapd: nid=0 "
+	"order=2 gfp_flags=GFP_KERNEL",
+	"              dd-77      [000] .....   100.000093: mm_vmscan_throttled: nid=0 "
+	"usec_timeout=100000 usect_delayed=20000 reason=VMSCAN_THROTTLE_WRITEBACK",
+	"              dd-77      [000] .....   100.000094: mm_vmscan_wakeup_flusher: nid=0 "
+	"nr_dirty=100 nr_pages=100 reason=all_dirty",
+	"              dd-77      [000] .....   100.000095: mm_vmscan_memcg_reclaim_begin: order=0 "
+	"gfp_flags=GFP_KERNEL",
+	/* 2.6.35 (the seeds) */
+	"            dd-3000  [001]  2000.100000: mm_vmscan_lru_isolate: isolate_mode=0 order=0 "
+	"nr_requested=32 nr_scanned=32 nr_taken=32 contig_taken=0 contig_dirty=0 contig_failed=0",
+	"            dd-3000  [001]  2000.100000: mm_vmscan_writepage: page=ffffea0001 pfn=4 "
+	"file=1 sync_io=0",
+	/* a repeated key: the first is read */
+	"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=1 nr_scanned=7 nr_taken=1 "
+	"lru=active_anon",
+	"  a-1 [000] 1.0: mm_shrink_slab_end: f+0x0/0x1 0000: nid: 0 unused scan count 0 new "
+	"scan count 3 total_scan 0 last shrinker return val -1",
+};
+
+START_TEST(test_damaged_lines)
+{
+	struct pair p;
+	pair_init(&p);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
+		damage(&p, samples[i], strlen(samples[i]));
+	/* the comparisons were made on events, most read in place */
+	ck_assert_uint_gt(p.events, 10000);
+	ck_assert_uint_gt(vmsa_text_parser_layout_reads(p.fast), p.events / 4);
+	ck_assert_uint_eq(vmsa_text_parser_layout_reads(p.general), 0);
+	pair_free(&p);
+}
+END_TEST
+
+/* Two layouts of one event, alternating: each line relearns. */
+START_TEST(test_alternating_layouts)
+{
+	static const char *const l[] = {
+		"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=1 nr_taken=1 lru=inactive_anon",
+		"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_taken=2 nr_scanned=3 file=1",
+		"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=4 nr_taken=1 lru=purple",
+		"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=5 nr_taken=1  lru=active_file",
+		"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=6 nr_taken=1 lru=active_file ",
+		"  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=7 junk nr_taken=1 lru=active_file",
+	};
+	struct pair p;
+	pair_init(&p);
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+			for (size_t j = 0; j < sizeof(l) / sizeof(l[0]); j++) {
+				both(&p, l[i], strlen(l[i]));
+				both(&p, l[j], strlen(l[j]));
+			}
+	pair_free(&p);
+}
+END_TEST
+
+/* Every line of the fixtures, real captures included, in order. */
+static void whole_file(struct pair *p, const char *cmd)
+{
+	FILE *f = popen(cmd, "r");
+	ck_assert_msg(f != NULL, "%s", cmd);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			n--;
+		both(p, line, (size_t)n);
+	}
+	free(line);
+	ck_assert_int_eq(pclose(f), 0);
+}
+
+START_TEST(test_fixture_files)
+{
+	struct pair p;
+	pair_init(&p);
+	whole_file(&p, "cat " FIXTURES_DIR "/handmade/*.txt " FIXTURES_DIR "/synthetic/*.txt");
+	whole_file(&p, "xz -dc " FIXTURES_DIR "/6.1/*/*/trace.txt.xz");
+	ck_assert_uint_gt(p.events, 500000);
+	/* all but mm_shrink_slab_*, which are not "k=v" lists */
+	ck_assert_uint_gt(vmsa_text_parser_layout_reads(p.fast), p.events * 3 / 4);
+	pair_free(&p);
+}
+END_TEST
+
+Suite *layouts_suite(void);
+Suite *layouts_suite(void)
+{
+	Suite *s = suite_create("layouts");
+	TCase *tc = tcase_create("fast vs general");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_damaged_lines);
+	tcase_add_test(tc, test_alternating_layouts);
+	tcase_add_test(tc, test_fixture_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
