@@ -27,6 +27,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "../internal.h"
 #include "input.h"
@@ -470,28 +473,77 @@ struct layout {
 	char keys[512];
 };
 
+/*
+ * The spaces of a line, 64 bytes at a time as a bit mask (bit i: byte i of
+ * the block is ' '), so that finding the next one does not wait on the
+ * previous one.
+ */
+struct spaces {
+	const char *base, *e;
+	uint64_t bits;
+};
+
+static inline uint64_t space_bits(const char *p, const char *e)
+{
+	uint64_t bits = 0;
+	size_t n = e - p < 64 ? (size_t)(e - p) : 64, i = 0;
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(' ');
+	for (; i + 16 <= n; i += 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sp)) << i;
+	}
+#endif
+	for (; i < n; i++)
+		bits |= (uint64_t)(p[i] == ' ') << i;
+	return bits;
+}
+
+static inline void spaces_init(struct spaces *s, const char *p, const char *e)
+{
+	s->base = p;
+	s->e = e;
+	s->bits = space_bits(p, e);
+}
+
+/* The next space, or e when there is none. */
+static inline const char *next_space(struct spaces *s)
+{
+	while (!s->bits) {
+		if (s->e - s->base <= 64)
+			return s->e;
+		s->base += 64;
+		s->bits = space_bits(s->base, s->e);
+	}
+	const char *q = s->base + __builtin_ctzll(s->bits);
+	s->bits &= s->bits - 1;
+	return q;
+}
+
+/*
+ * Tokens are what lies between single spaces; the layout's n tokens must
+ * be all there is, each starting with its key and '='.
+ */
 static bool read_fields_layout(const struct layout *l, const char *p, const char *e,
 			       struct fields *f)
 {
+	struct spaces sp;
+	spaces_init(&sp, p, e);
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct layout_slot *s = &l->slot[i];
-		if (i) {
-			if (p == e || *p != ' ')
-				return false;
-			p++;
-		}
+		const char *end = next_space(&sp);
+		if ((end == e) != (i + 1 == l->n) || (size_t)(end - p) < s->klen)
+			return false;
 		if (WORDWISE && e - p >= 16 && s->klen <= 16) {
 			if (((load64(p) ^ s->w[0]) & s->m[0]) | ((load64(p + 8) ^ s->w[1]) & s->m[1]))
 				return false;
-		} else if ((size_t)(e - p) < s->klen || !same(p, l->keys + s->koff, s->klen)) {
+		} else if (!same(p, l->keys + s->koff, s->klen)) {
 			return false;
 		}
-		p += s->klen;
-		const char *v = p;
-		p = find_byte(p, e, ' ');
-		set_field(f, (enum key)s->key, v, (size_t)(p - v));
+		set_field(f, (enum key)s->key, p + s->klen, (size_t)(end - p - s->klen));
+		p = end + 1;
 	}
-	return p == e;
+	return l->n ? true : p == e;
 }
 
 static bool read_fields_general(const char *p, const char *e, struct fields *f,
@@ -559,7 +611,8 @@ static bool read_fields_general(const char *p, const char *e, struct fields *f,
 	return clean;
 }
 
-/* Flag strings repeat line after line: the last one read is remembered. */
+/* Flag strings repeat line after line: the ones read are remembered. */
+#define FLAG_MEMO 8
 struct flag_memo {
 	const struct flag_set *set;
 	uint32_t len, bits;
@@ -571,7 +624,7 @@ struct vmsa_text_parser {
 	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
 	bool general_only;	  /* layouts off (tests compare both readers) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
-	struct flag_memo flag_memo;
+	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
 	int8_t event_slot[64];	  /* events[] by name hash */
 	struct layout layout[NEVENTS];
 };
@@ -716,15 +769,29 @@ struct flag_set {
 
 static int parse_flags_text(const struct span *s, const struct flag_set *set, uint32_t *out);
 
-static int parse_flags(const struct span *s, const struct flag_set *set, struct flag_memo *m,
+static unsigned flag_hash(const char *p, size_t n)
+{
+	uint64_t h = n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8)
+		h = (h ^ load64(p + i)) * 0x9e3779b97f4a7c15ull;
+	for (; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x9e3779b97f4a7c15ull;
+	return (unsigned)(h >> 61) & (FLAG_MEMO - 1);
+}
+
+static int parse_flags(const struct span *s, const struct flag_set *set, struct flag_memo *memo,
 		       uint32_t *out)
 {
+	if (s->len > sizeof(memo->text))
+		return parse_flags_text(s, set, out);
+	struct flag_memo *m = &memo[flag_hash(s->p, s->len)];
 	if (m->set == set && m->len == s->len && same(m->text, s->p, s->len)) {
 		*out = m->bits;
 		return 0;
 	}
 	int r = parse_flags_text(s, set, out);
-	if (r == 0 && s->len <= sizeof(m->text)) {
+	if (r == 0) {
 		m->set = set;
 		m->len = s->len;
 		m->bits = *out;
@@ -797,7 +864,7 @@ static int get_reclaim_flags(struct vmsa_text_parser *p, const struct fields *f,
 	const struct span *s = get(f, K_FLAGS);
 	if (!s)
 		return FIELD_ABSENT;
-	return parse_flags(s, &reclaim_flags, &p->flag_memo, flags);
+	return parse_flags(s, &reclaim_flags, p->flag_memo, flags);
 }
 
 static int get_lru(const struct fields *f, enum vmsa_lru *lru)
@@ -1010,7 +1077,7 @@ DECODER(dec_throttled)
 	const struct span *s = get(f, K_REASON);
 	if (!s)
 		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	return parse_flags(s, &throttle_flags, &p->flag_memo, &ev->throttle_reasons);
+	return parse_flags(s, &throttle_flags, p->flag_memo, &ev->throttle_reasons);
 }
 
 /* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=all_dirty|flush_forward" */
@@ -1459,7 +1526,7 @@ static int fill(struct vmsa_source *s)
 		if (r == 0 || (r < 0 && errno == EINTR))
 			return VMSA_E_AGAIN;
 	}
-	ssize_t n = read(s->fd, s->buf + s->end, BUF_CAP - s->end);
+	ssize_t n = read(s->fd, s->buf + s->end, BUF_CAP - s->end < 262144 ? BUF_CAP - s->end : 262144);
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			return VMSA_E_AGAIN;
