@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The text line decoder: one table row per format, event type and defect. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,6 +312,43 @@ START_TEST(test_traits_follow_field_names)
 }
 END_TEST
 
+
+/* Timestamps of every digit count on both sides of the point, against a
+ * plain reference; also what may follow them. */
+START_TEST(test_timestamps)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	unsigned seed = 12345;
+	for (int ns = 1; ns <= 12; ns++)
+		for (int nf = 0; nf <= 12; nf++)
+			for (int k = 0; k < 20 && (ns <= 10 || !nf); k++) {
+				/* (more than 10 digits of seconds overflow ns: tested elsewhere) */
+				char sec[16], frac[16], line[128];
+				for (int i = 0; i < ns; i++)
+					sec[i] = (char)('0' + (seed = seed * 1103515245u + 12345u) % 10);
+				for (int i = 0; i < nf; i++)
+					frac[i] = (char)('0' + (seed = seed * 1103515245u + 12345u) % 10);
+				sec[ns] = frac[nf] = 0;
+				snprintf(line, sizeof(line), "  a-1 [000] %s%s%s: mm_vmscan_kswapd_sleep: nid=0",
+					 sec, nf ? "." : "", frac);
+				uint64_t want = 0, f = 0;
+				for (int i = 0; i < ns; i++)
+					want = want * 10 + (uint64_t)(sec[i] - '0');
+				for (int i = 0; i < 9; i++)
+					f = f * 10 + (uint64_t)(i < nf ? frac[i] - '0' : 0);
+				if (nf)
+					want = want * 1000000000ull + f;
+				struct vmsa_event ev;
+				enum vmsa_reject_reason r;
+				ck_assert_msg(vmsa_text_parse_line(p, line, strlen(line), &ev, &r) == EV, "%s", line);
+				ck_assert_msg(ev.ts_ns == want, "%s: %llu, want %llu", line,
+					      (unsigned long long)ev.ts_ns, (unsigned long long)want);
+			}
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
 Suite *text_suite(void);
 Suite *text_suite(void)
 {
@@ -318,6 +356,7 @@ Suite *text_suite(void)
 	TCase *tc = tcase_create("lines");
 	tcase_add_loop_test(tc, test_line_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_throttle_and_slab_values);
+	tcase_add_test(tc, test_timestamps);
 	tcase_add_test(tc, test_nul_bytes_in_name);
 	tcase_add_test(tc, test_traits_follow_field_names);
 	suite_add_tcase(s, tc);
