@@ -100,6 +100,22 @@ static inline const char *find_byte(const char *p, const char *e, char c)
 	return p;
 }
 
+/* The first space or tab in [p, e), or e. */
+static inline const char *find_sp(const char *p, const char *e)
+{
+	if (WORDWISE)
+		for (; e - p >= 8; p += 8) {
+			uint64_t w = load64(p);
+			/* each mask's lowest bit is exact, so is their union's */
+			uint64_t m = match_byte(w, ' ') | match_byte(w, '\t');
+			if (m)
+				return p + (__builtin_ctzll(m) >> 3);
+		}
+	while (p < e && !is_sp(*p))
+		p++;
+	return p;
+}
+
 static inline const char *skip_sp(const char *p, const char *e)
 {
 	/* task names are right-aligned in 16 columns: skip spaces 8 at a time */
@@ -337,10 +353,10 @@ static bool try_cpu_at(const char *s, const char *q, const char *e, struct heade
 
 	/* optional irq/preempt flags column, then the timestamp */
 	const char *te;
-	if (!parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e || *te != ':') {
+	if (r == e || !is_digit(*r) || !parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e ||
+	    *te != ':') {
 		const char *f = r;
-		while (r < e && !is_sp(*r))
-			r++;
+		r = find_sp(r, e);
 		if (r == f || r - f > 8)
 			return false;
 		r = skip_sp(r, e);
@@ -528,6 +544,12 @@ static inline uint64_t space_bits(const char *p, const char *e)
 		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
 		bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sp)) << i;
 	}
+	if (i < n && n >= 16) {
+		/* the rest: the last 16 bytes, overlapping what was done */
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+		bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sp)) << (n - 16);
+		i = n;
+	}
 #endif
 	for (; i < n; i++)
 		bits |= (uint64_t)(p[i] == ' ') << i;
@@ -575,7 +597,11 @@ static bool read_fields_layout(const struct layout *l, const char *p, const char
 		} else if (!same(p, l->keys + s->koff, s->klen)) {
 			return false;
 		}
-		set_field(f, (enum key)s->key, p + s->klen, (size_t)(end - p - s->klen));
+		if (s->key != K_NONE) { /* no repeats: the learning took the first */
+			f->present |= 1u << s->key;
+			f->v[s->key].p = p + s->klen;
+			f->v[s->key].len = (uint32_t)(end - p - s->klen);
+		}
 		p = end + 1;
 	}
 	return l->n ? true : p == e;
@@ -723,7 +749,7 @@ static inline const struct span *get(const struct fields *f, enum key k)
 	return (f->present & (1u << k)) ? &f->v[k] : NULL;
 }
 
-static int get_u64(const struct fields *f, enum key k, uint64_t *v)
+static inline int get_u64(const struct fields *f, enum key k, uint64_t *v)
 {
 	const struct span *s = get(f, k);
 	if (!s)
@@ -739,13 +765,14 @@ static int get_u64(const struct fields *f, enum key k, uint64_t *v)
 	}
 }
 
-static int get_i64(const struct fields *f, enum key k, int64_t *v)
+static inline int get_i64(const struct fields *f, enum key k, int64_t *v)
 {
 	const struct span *s = get(f, k);
 	if (!s)
 		return FIELD_ABSENT;
 	bool neg;
 	uint64_t u;
+
 	switch (parse_num(s->p, s->p + s->len, &u, &neg)) {
 	case NUM_OK:
 		if (u > (uint64_t)INT64_MAX)
