@@ -75,6 +75,8 @@ static const char usage_text[] =
 	"      --relative            compare: show changes against the first column\n"
 	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
 	"                            tasks are counted together as \"(other tasks)\"\n"
+	"      --threads N           decode a text file with N threads (default: the\n"
+	"                            number of CPUs, at most 16; 1: no threads)\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
@@ -125,6 +127,7 @@ struct cli {
 	bool relative;
 	long max_messages;
 	size_t max_tasks;
+	int threads;
 	long messages;
 	FILE *lat_csv;
 	sig_atomic_t ints_seen;
@@ -250,6 +253,7 @@ static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
 		       : err == VMSA_E_CORRUPT ? EXIT_CORRUPT : EXIT_INPUT;
 	}
 	vmsa_source_set_reject_cb(src, on_reject, c);
+	vmsa_source_set_threads(src, c->threads);
 	if (c->interval > 0)
 		vmsa_source_set_poll_timeout(src, 100);
 	double next_report = c->interval > 0 ? now_s() + c->interval : 0;
@@ -555,9 +559,11 @@ static int run_check(struct cli *c, int n, char **paths)
 int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	c.threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
 	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
-	       O_MAXTASKS };
+	       O_MAXTASKS, O_THREADS };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -576,6 +582,7 @@ int main(int argc, char **argv)
 		{"strict", no_argument, NULL, O_STRICT},
 		{"max-messages", required_argument, NULL, O_MAXMSG},
 		{"max-tasks", required_argument, NULL, O_MAXTASKS},
+		{"threads", required_argument, NULL, O_THREADS},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -668,6 +675,16 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			c.max_tasks = (size_t)v;
+			break;
+		}
+		case O_THREADS: {
+			errno = 0;
+			long v = strtol(optarg, &end, 10);
+			if (errno || *end || v < 1 || v > 16) {
+				fprintf(stderr, "vmscan-analyze: --threads wants a count from 1 to 16\n");
+				return EXIT_USAGE;
+			}
+			c.threads = (int)v;
 			break;
 		}
 		case 'q':

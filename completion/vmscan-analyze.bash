@@ -7,12 +7,12 @@ _vmscan_analyze()
 	case $prev in
 	-f|--format) COMPREPLY=($(compgen -W "classic json" -- "$cur")); return ;;
 	-j|--json|--svg|--latencies|--thresholds) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	--interval|--duration|--max-messages|--max-tasks|-t|--threshold|--name) return ;;
+	--interval|--duration|--max-messages|--max-tasks|--threads|-t|--threshold|--name) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--format --json --svg --pretty --ignore-pid --latency-list --histogram
 			--latencies --interval --duration --threshold --thresholds --name
-			--relative --strict --max-messages --max-tasks --quiet --help --version" -- "$cur"))
+			--relative --strict --max-messages --max-tasks --threads --quiet --help --version" -- "$cur"))
 	elif [[ $COMP_CWORD -eq 1 ]]; then
 		COMPREPLY=($(compgen -W "live merge compare check" -- "$cur") $(compgen -f -- "$cur"))
 	else

@@ -272,6 +272,14 @@ void vmsa_source_set_reject_cb(struct vmsa_source *src, vmsa_reject_cb cb,
 void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
 
 /**
+ * vmsa_source_set_threads() - decode a regular text file with @n threads
+ * (1, the default: in the caller's thread; at most 16).  Events, rejects
+ * and counts come out in input order, as with one thread.  Ignored for
+ * pipes, trace.dat and when a poll timeout is set.
+ */
+void vmsa_source_set_threads(struct vmsa_source *src, int n);
+
+/**
  * vmsa_source_next() - the next event.  0 with *ev filled, VMSA_E_EOF at
  * the end, VMSA_E_AGAIN (see above) or another negative error.
  */

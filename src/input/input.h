@@ -11,6 +11,17 @@
 /* Learned field layouts on (the default) or off: tests compare the two. */
 void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on);
 uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p);
+struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);
+/* One line decoded and counted in *c (read, analyzed, ignored, rejected...). */
+enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
+					 const char *line, size_t len, struct vmsa_event *ev,
+					 enum vmsa_reject_reason *reason);
+/* Adds the text counters of src to dst; the first known dialect stays. */
+void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src);
+
+/* ---- the streaming source (source.c) ---- */
+/* Decode in batches of about this many bytes (tests make them small). */
+void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
 
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;

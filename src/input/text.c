@@ -19,14 +19,9 @@
  *    name tells inactive from active isolations.
  *  - mm_vmscan_throttled (5.16+) prints its delay as "usect_delayed".
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -1345,7 +1340,9 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 
 	struct header h;
 	if (!parse_header(line, e, &h)) {
-		if (starts(s, e, "cpus=") || starts(s, e, "version = "))
+		/* the dialect is the first one a line shows */
+		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
+		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
 			p->traits.dialect = VMSA_DIALECT_FTRACE;
 		if (mentions_vmscan(s, e)) {
 			*reason = VMSA_REJECT_BAD_HEADER;
@@ -1383,276 +1380,55 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	return VMSA_LINE_EVENT;
 }
 
-/* ---- the streaming source ---------------------------------------- */
+/* ---- counting ------------------------------------------------------ */
 
-#define BUF_CAP (1u << 20) /* also the longest line kept: 1 MiB */
-#define READ_CHUNK (128u << 10) /* read in pieces that stay in the L2 cache */
-
-struct vmsa_source {
-	char *name;
-	const char *format;
-	int fd;
-	bool own_fd;
-	bool eof, discarding, first_chunk;
-	char *buf;
-	size_t start, end;
-	uint64_t line_no;
-	int poll_ms;
-	struct vmsa_text_parser parser;
-	struct vmsa_tracedat *td;	/* binary input, when not NULL */
-	struct vmsa_source_counts counts;
-	vmsa_reject_cb reject_cb;
-	void *reject_payload;
-};
-
-int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
+enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
+					 const char *line, size_t len, struct vmsa_event *ev,
+					 enum vmsa_reject_reason *reason)
 {
-	*out = NULL;
-	struct vmsa_source *s = calloc(1, sizeof(*s));
-	if (!s)
-		return VMSA_E_NOMEM;
-	s->name = strdup(name ? name : "-");
-	s->buf = malloc(BUF_CAP);
-	if (!s->name || !s->buf) {
-		vmsa_source_close(s);
-		return VMSA_E_NOMEM;
-	}
-	parser_init(&s->parser);
-	s->fd = fd;
-	s->poll_ms = -1;
-	s->first_chunk = true;
-	s->format = "text";
-	*out = s;
-	return 0;
-}
-
-int vmsa_source_open_path(struct vmsa_source **out, const char *path)
-{
-	*out = NULL;
-	if (strcmp(path, "-") == 0)
-		return vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return VMSA_E_ISDIR;
-	}
-	int r = vmsa_source_open_text_fd(out, fd, path);
-	if (r) {
-		close(fd);
-		return r;
-	}
-	(*out)->own_fd = true;
-	/* trace.dat is recognised by content, not by name */
-	char magic[10];
-	if (S_ISREG(st.st_mode) && pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	    memcmp(magic, "\x17\x08\x44tracing", 10) == 0) {
-		struct vmsa_source *s = *out;
-		r = vmsa_tracedat_open(&s->td, path, &s->counts, &s->parser.traits);
-		if (r) {
-			vmsa_source_close(s);
-			*out = NULL;
-			return r;
-		}
-		s->format = "trace.dat";
-	}
-	return 0;
-}
-
-void vmsa_source_close(struct vmsa_source *s)
-{
-	if (!s)
-		return;
-	vmsa_tracedat_close(s->td);
-	if (s->own_fd)
-		close(s->fd);
-	free(s->name);
-	free(s->buf);
-	free(s);
-}
-
-void vmsa_source_set_reject_cb(struct vmsa_source *s, vmsa_reject_cb cb, void *payload)
-{
-	s->reject_cb = cb;
-	s->reject_payload = payload;
-}
-
-void vmsa_source_set_poll_timeout(struct vmsa_source *s, int ms)
-{
-	s->poll_ms = ms;
-}
-
-const struct vmsa_source_counts *vmsa_source_counts(const struct vmsa_source *s)
-{
-	return &s->counts;
-}
-
-const struct vmsa_traits *vmsa_source_traits(const struct vmsa_source *s)
-{
-	return &s->parser.traits;
-}
-
-const char *vmsa_source_name(const struct vmsa_source *s)
-{
-	return s->name;
-}
-
-const char *vmsa_source_format(const struct vmsa_source *s)
-{
-	if (s->td)
-		return "trace.dat";
-	switch (s->parser.traits.dialect) {
-	case VMSA_DIALECT_PERF:
-		return "perf-script";
-	case VMSA_DIALECT_FTRACE:
-		return "ftrace-text";
-	default:
-		return "text";
-	}
-}
-
-static void reject(struct vmsa_source *s, enum vmsa_reject_reason r, const char *line, size_t len)
-{
-	s->counts.lines_rejected++;
-	s->counts.rejected_by_reason[r]++;
-	if (s->reject_cb)
-		s->reject_cb(s->name, s->line_no, r, line, len, s->reject_payload);
-}
-
-/* 1: an event for the caller; 0: line consumed */
-static int handle_line(struct vmsa_source *s, const char *line, size_t len, struct vmsa_event *ev)
-{
-	enum vmsa_reject_reason reason = VMSA_REJECT_BAD_HEADER;
-	s->line_no++;
-	s->counts.lines_read++;
-	switch (vmsa_text_parse_line(&s->parser, line, len, ev, &reason)) {
+	*reason = VMSA_REJECT_BAD_HEADER;
+	c->lines_read++;
+	enum vmsa_line_kind k = vmsa_text_parse_line(p, line, len, ev, reason);
+	switch (k) {
 	case VMSA_LINE_EVENT:
-		s->counts.lines_analyzed++;
-		return 1;
+		c->lines_analyzed++;
+		break;
 	case VMSA_LINE_LOST:
-		s->counts.lines_lost_markers++;
+		c->lines_lost_markers++;
 		if (ev->lost)
-			s->counts.events_lost += ev->lost;
+			c->events_lost += ev->lost;
 		else
-			s->counts.lost_markers_without_count++;
-		return 1;
+			c->lost_markers_without_count++;
+		break;
 	case VMSA_LINE_REJECTED:
-		reject(s, reason, line, len);
-		return 0;
+		c->lines_rejected++;
+		c->rejected_by_reason[*reason]++;
+		break;
 	case VMSA_LINE_IGNORED:
 	default:
-		s->counts.lines_ignored++;
-		if (s->parser.last_unknown_vmscan)
-			s->counts.unknown_vmscan_events++;
-		return 0;
+		c->lines_ignored++;
+		if (p->last_unknown_vmscan)
+			c->unknown_vmscan_events++;
+		break;
 	}
+	return k;
 }
 
-static int check_magic(struct vmsa_source *s)
+struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p)
 {
-	size_t n = s->end - s->start;
-	const char *b = s->buf + s->start;
-	static const char tracedat[] = "\x17\x08\x44tracing";
-	if (n >= 10 && memcmp(b, tracedat, 10) == 0) {
-		s->format = "trace.dat";
-		return VMSA_E_STDIN_BINARY; /* a file would have been opened as one */
-	}
-	if (n >= 8 && memcmp(b, "PERFILE2", 8) == 0) {
-		s->format = "perf.data";
-		return VMSA_E_UNSUPPORTED;
-	}
-	return 0;
+	return &p->traits;
 }
 
-static int fill(struct vmsa_source *s)
+void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src)
 {
-	if (s->start > 0) {
-		memmove(s->buf, s->buf + s->start, s->end - s->start);
-		s->end -= s->start;
-		s->start = 0;
-	}
-	if (s->end == BUF_CAP) {
-		/* a line longer than we keep: count it once, skip to its end */
-		if (!s->discarding) {
-			s->line_no++;
-			s->counts.lines_read++;
-			reject(s, VMSA_REJECT_LINE_TOO_LONG, s->buf, 256);
-		}
-		s->discarding = true;
-		s->end = 0;
-	}
-	if (s->poll_ms >= 0) {
-		struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
-		int r = poll(&pfd, 1, s->poll_ms);
-		if (r == 0 || (r < 0 && errno == EINTR))
-			return VMSA_E_AGAIN;
-	}
-	size_t want = BUF_CAP - s->end < READ_CHUNK ? BUF_CAP - s->end : READ_CHUNK;
-	ssize_t n = read(s->fd, s->buf + s->end, want);
-	if (n < 0) {
-		if (errno == EINTR || errno == EAGAIN)
-			return VMSA_E_AGAIN;
-		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
-	}
-	if (n == 0) {
-		s->eof = true;
-		return 0;
-	}
-	s->counts.bytes_read += (uint64_t)n;
-	s->end += (size_t)n;
-	if (s->first_chunk) {
-		s->first_chunk = false;
-		return check_magic(s);
-	}
-	return 0;
-}
-
-static int next_binary(struct vmsa_source *s, struct vmsa_event *ev)
-{
-	for (;;) {
-		uint64_t rec = 0;
-		enum vmsa_reject_reason why = VMSA_REJECT_BAD_HEADER;
-		int r = vmsa_tracedat_next(s->td, ev, &rec, &why);
-		if (r != VMSA_TRACEDAT_REJECTED)
-			return r;
-		if (s->reject_cb)
-			s->reject_cb(s->name, rec, why, "", 0, s->reject_payload);
-	}
-}
-
-int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
-{
-	if (s->td)
-		return next_binary(s, ev);
-	for (;;) {
-		char *b = s->buf + s->start;
-		size_t n = s->end - s->start;
-		char *nl = n ? memchr(b, '\n', n) : NULL;
-		if (nl) {
-			size_t len = (size_t)(nl - b);
-			s->start += len + 1;
-			if (s->discarding) {
-				s->discarding = false;
-				continue;
-			}
-			if (handle_line(s, b, len, ev))
-				return 0;
-			continue;
-		}
-		if (s->eof) {
-			if (n == 0 || s->discarding) {
-				s->start = s->end;
-				return VMSA_E_EOF;
-			}
-			s->start = s->end;
-			if (handle_line(s, b, n, ev))
-				return 0;
-			continue;
-		}
-		int r = fill(s);
-		if (r)
-			return r;
-	}
+	dst->lines_with_lru_name += src->lines_with_lru_name;
+	dst->lines_without_lru_name += src->lines_without_lru_name;
+	dst->writes_with_sync_field += src->writes_with_sync_field;
+	dst->writes_with_flags += src->writes_with_flags;
+	dst->writes_flag_sync += src->writes_flag_sync;
+	dst->write_folio_events += src->write_folio_events;
+	dst->writes_with_nr_pages += src->writes_with_nr_pages;
+	dst->timestamps_ns_precision += src->timestamps_ns_precision;
+	if (dst->dialect == VMSA_DIALECT_UNKNOWN)
+		dst->dialect = src->dialect;
 }

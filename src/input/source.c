@@ -1,0 +1,720 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The streaming source: text lines (or trace.dat records) in, events out.
+ *
+ * Text is read through one sliding buffer that also bounds the line length.
+ * A regular file may be decoded by worker threads: the buffer is cut after
+ * its last newline into batches of whole lines, in file order; each worker
+ * decodes a batch with its own line decoder, and vmsa_source_next() hands
+ * the batches' events, rejects and counts on in the same order.  The caller
+ * therefore sees exactly the sequence the serial reader produces
+ * (tests/unit/test_source.c compares the two on every fixture).
+ */
+#define _GNU_SOURCE /* memrchr */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../internal.h"
+#include "input.h"
+
+#define BUF_CAP (1u << 20)	/* also the longest line kept: 1 MiB */
+#define READ_CHUNK (128u << 10) /* read in pieces that stay in the L2 cache */
+#define MAX_WORKERS 16
+#define WAIT_MS 100		/* the longest vmsa_source_next() waits for a batch */
+
+/* A reject recorded by a worker, reported by the consumer in line order. */
+struct reject_rec {
+	uint64_t line;	 /* 0-based within the batch */
+	size_t ev_index; /* reported before this event of the batch */
+	enum vmsa_reject_reason reason;
+	size_t off, len; /* the line, in the batch's text */
+};
+
+enum batch_state { B_FREE, B_FILLING, B_READY, B_CONSUMING };
+
+struct batch {
+	enum batch_state state;
+	uint64_t seq;
+	char *text;
+	size_t len, cap;
+	struct vmsa_event *ev;
+	size_t nev, evcap, next_ev;
+	struct reject_rec *rej;
+	size_t nrej, rejcap, next_rej;
+	uint64_t lines;
+	struct vmsa_source_counts counts;
+	struct vmsa_traits traits;
+	bool last;	/* nothing follows */
+	int err, err_errno; /* after this batch: an error to return */
+};
+
+struct pool {
+	pthread_mutex_t lock;	/* batches' states, stop */
+	pthread_cond_t changed; /* a batch became free or ready */
+	pthread_mutex_t reader; /* the sliding buffer, in file order */
+	pthread_t thread[MAX_WORKERS];
+	int nthreads;
+	bool stop;
+	struct batch *b;
+	int nb;
+	uint64_t next_seq;	/* the reader's */
+	bool reader_eof;	/* the reader's: the last batch was read */
+	uint64_t want_seq;	/* the consumer's */
+	bool reader_done;	/* under lock: workers may stop */
+	struct batch *cur;	/* being consumed */
+};
+
+struct vmsa_source {
+	char *name;
+	const char *format;
+	int fd;
+	bool own_fd;
+	bool eof, discarding, first_chunk;
+	char *buf;
+	size_t start, end;
+	uint64_t line_no;
+	int poll_ms;
+	int threads;
+	size_t batch_bytes;
+	enum { MODE_UNDECIDED, MODE_SERIAL, MODE_PARALLEL } mode;
+	struct pool *pool;
+	struct vmsa_text_parser *parser;
+	struct vmsa_traits *traits; /* the parser's, or trace.dat's */
+	struct vmsa_tracedat *td;   /* binary input, when not NULL */
+	struct vmsa_source_counts counts;
+	vmsa_reject_cb reject_cb;
+	void *reject_payload;
+};
+
+int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
+{
+	*out = NULL;
+	struct vmsa_source *s = calloc(1, sizeof(*s));
+	if (!s)
+		return VMSA_E_NOMEM;
+	s->name = strdup(name ? name : "-");
+	s->buf = malloc(BUF_CAP);
+	if (!s->name || !s->buf || vmsa_text_parser_new(&s->parser)) {
+		vmsa_source_close(s);
+		return VMSA_E_NOMEM;
+	}
+	s->traits = vmsa_text_parser_traits_mut(s->parser);
+	s->fd = fd;
+	s->poll_ms = -1;
+	s->threads = 1;
+	s->batch_bytes = BUF_CAP;
+	s->first_chunk = true;
+	s->format = "text";
+	*out = s;
+	return 0;
+}
+
+int vmsa_source_open_path(struct vmsa_source **out, const char *path)
+{
+	*out = NULL;
+	if (strcmp(path, "-") == 0)
+		return vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return VMSA_E_ISDIR;
+	}
+	int r = vmsa_source_open_text_fd(out, fd, path);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	(*out)->own_fd = true;
+	/* trace.dat is recognised by content, not by name */
+	char magic[10];
+	if (S_ISREG(st.st_mode) && pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	    memcmp(magic, "\x17\x08\x44tracing", 10) == 0) {
+		struct vmsa_source *s = *out;
+		r = vmsa_tracedat_open(&s->td, path, &s->counts, s->traits);
+		if (r) {
+			vmsa_source_close(s);
+			*out = NULL;
+			return r;
+		}
+		s->format = "trace.dat";
+	}
+	return 0;
+}
+
+static void pool_free(struct vmsa_source *s);
+
+void vmsa_source_close(struct vmsa_source *s)
+{
+	if (!s)
+		return;
+	pool_free(s);
+	vmsa_tracedat_close(s->td);
+	if (s->own_fd)
+		close(s->fd);
+	vmsa_text_parser_free(s->parser);
+	free(s->name);
+	free(s->buf);
+	free(s);
+}
+
+void vmsa_source_set_reject_cb(struct vmsa_source *s, vmsa_reject_cb cb, void *payload)
+{
+	s->reject_cb = cb;
+	s->reject_payload = payload;
+}
+
+void vmsa_source_set_poll_timeout(struct vmsa_source *s, int ms)
+{
+	s->poll_ms = ms;
+}
+
+void vmsa_source_set_threads(struct vmsa_source *s, int n)
+{
+	s->threads = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+}
+
+void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes)
+{
+	s->batch_bytes = bytes < 1 ? 1 : bytes > BUF_CAP ? BUF_CAP : bytes;
+}
+
+const struct vmsa_source_counts *vmsa_source_counts(const struct vmsa_source *s)
+{
+	return &s->counts;
+}
+
+const struct vmsa_traits *vmsa_source_traits(const struct vmsa_source *s)
+{
+	return s->traits;
+}
+
+const char *vmsa_source_name(const struct vmsa_source *s)
+{
+	return s->name;
+}
+
+const char *vmsa_source_format(const struct vmsa_source *s)
+{
+	if (s->td)
+		return "trace.dat";
+	if (strcmp(s->format, "text") != 0)
+		return s->format;
+	switch (s->traits->dialect) {
+	case VMSA_DIALECT_PERF:
+		return "perf-script";
+	case VMSA_DIALECT_FTRACE:
+		return "ftrace-text";
+	default:
+		return "text";
+	}
+}
+
+/* ---- the sliding buffer ------------------------------------------- */
+
+static int check_magic(struct vmsa_source *s)
+{
+	size_t n = s->end - s->start;
+	const char *b = s->buf + s->start;
+	static const char tracedat[] = "\x17\x08\x44tracing";
+	if (n >= 10 && memcmp(b, tracedat, 10) == 0) {
+		s->format = "trace.dat";
+		return VMSA_E_STDIN_BINARY; /* a file would have been opened as one */
+	}
+	if (n >= 8 && memcmp(b, "PERFILE2", 8) == 0) {
+		s->format = "perf.data";
+		return VMSA_E_UNSUPPORTED;
+	}
+	return 0;
+}
+
+/*
+ * Reads more into the buffer.  When the buffer is full without a newline,
+ * the line is too long: nothing is read, *too_long is set the first time
+ * (its first bytes stay at s->buf until the next call) and the rest of the
+ * line is skipped (discarding).
+ */
+static int fill(struct vmsa_source *s, struct vmsa_source_counts *c, bool *too_long)
+{
+	*too_long = false;
+	if (s->start > 0) {
+		memmove(s->buf, s->buf + s->start, s->end - s->start);
+		s->end -= s->start;
+		s->start = 0;
+	}
+	if (s->end == BUF_CAP) {
+		*too_long = !s->discarding;
+		s->discarding = true;
+		s->start = s->end; /* dropped by the next call */
+		return 0;
+	}
+	if (s->poll_ms >= 0) {
+		struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
+		int r = poll(&pfd, 1, s->poll_ms);
+		if (r == 0 || (r < 0 && errno == EINTR))
+			return VMSA_E_AGAIN;
+	}
+	size_t want = BUF_CAP - s->end < READ_CHUNK ? BUF_CAP - s->end : READ_CHUNK;
+	ssize_t n = read(s->fd, s->buf + s->end, want);
+	if (n < 0) {
+		if (errno == EINTR || errno == EAGAIN)
+			return VMSA_E_AGAIN;
+		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
+	}
+	if (n == 0) {
+		s->eof = true;
+		return 0;
+	}
+	c->bytes_read += (uint64_t)n;
+	s->end += (size_t)n;
+	if (s->first_chunk) {
+		s->first_chunk = false;
+		return check_magic(s);
+	}
+	return 0;
+}
+
+/* ---- serial ---------------------------------------------------------- */
+
+static void report_reject(struct vmsa_source *s, uint64_t line_no, enum vmsa_reject_reason r,
+			  const char *line, size_t len)
+{
+	if (s->reject_cb)
+		s->reject_cb(s->name, line_no, r, line, len, s->reject_payload);
+}
+
+static void reject_too_long(struct vmsa_source_counts *c)
+{
+	c->lines_read++;
+	c->lines_rejected++;
+	c->rejected_by_reason[VMSA_REJECT_LINE_TOO_LONG]++;
+}
+
+/* 1: an event for the caller; 0: line consumed */
+static int handle_line(struct vmsa_source *s, const char *line, size_t len, struct vmsa_event *ev)
+{
+	enum vmsa_reject_reason reason;
+	s->line_no++;
+	switch (vmsa_text_count_line(s->parser, &s->counts, line, len, ev, &reason)) {
+	case VMSA_LINE_EVENT:
+	case VMSA_LINE_LOST:
+		return 1;
+	case VMSA_LINE_REJECTED:
+		report_reject(s, s->line_no, reason, line, len);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int next_binary(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	for (;;) {
+		uint64_t rec = 0;
+		enum vmsa_reject_reason why = VMSA_REJECT_BAD_HEADER;
+		int r = vmsa_tracedat_next(s->td, ev, &rec, &why);
+		if (r != VMSA_TRACEDAT_REJECTED)
+			return r;
+		if (s->reject_cb)
+			s->reject_cb(s->name, rec, why, "", 0, s->reject_payload);
+	}
+}
+
+static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	for (;;) {
+		char *b = s->buf + s->start;
+		size_t n = s->end - s->start;
+		char *nl = n ? memchr(b, '\n', n) : NULL;
+		if (nl) {
+			size_t len = (size_t)(nl - b);
+			s->start += len + 1;
+			if (s->discarding) {
+				s->discarding = false;
+				continue;
+			}
+			if (handle_line(s, b, len, ev))
+				return 0;
+			continue;
+		}
+		if (s->eof) {
+			if (n == 0 || s->discarding) {
+				s->start = s->end;
+				return VMSA_E_EOF;
+			}
+			s->start = s->end;
+			if (handle_line(s, b, n, ev))
+				return 0;
+			continue;
+		}
+		bool too_long;
+		int r = fill(s, &s->counts, &too_long);
+		if (too_long) {
+			s->line_no++;
+			reject_too_long(&s->counts);
+			report_reject(s, s->line_no, VMSA_REJECT_LINE_TOO_LONG, s->buf, 256);
+		}
+		if (r)
+			return r;
+	}
+}
+
+/* ---- parallel: batches of whole lines -------------------------------- */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return VMSA_E_NOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static void batch_reset(struct batch *b)
+{
+	b->len = b->nev = b->nrej = b->next_ev = b->next_rej = 0;
+	b->lines = 0;
+	memset(&b->counts, 0, sizeof(b->counts));
+	memset(&b->traits, 0, sizeof(b->traits));
+	b->last = false;
+	b->err = b->err_errno = 0;
+}
+
+static int add_reject(struct batch *b, uint64_t line, enum vmsa_reject_reason r, size_t off,
+		      size_t len)
+{
+	if (grow((void **)&b->rej, &b->rejcap, b->nrej + 1, sizeof(*b->rej)))
+		return VMSA_E_NOMEM;
+	b->rej[b->nrej++] =
+		(struct reject_rec){.line = line, .ev_index = b->nev, .reason = r, .off = off, .len = len};
+	return 0;
+}
+
+/*
+ * Under the reader lock: the next piece of the input into b, whole lines
+ * ending after a newline (at the end of the input, whatever is left), in
+ * input order.
+ */
+static void read_batch(struct vmsa_source *s, struct pool *pl, struct batch *b)
+{
+	batch_reset(b);
+	b->seq = pl->next_seq++;
+	for (;;) {
+		char *p = s->buf + s->start;
+		size_t n = s->end - s->start;
+		if (s->discarding) {
+			char *nl = n ? memchr(p, '\n', n) : NULL;
+			s->start = nl ? (size_t)(nl + 1 - s->buf) : s->end;
+			if (nl) {
+				s->discarding = false;
+				continue;
+			}
+		} else {
+			size_t take = 0;
+			if (s->eof) {
+				take = n;
+			} else if (n >= s->batch_bytes) {
+				char *last = memrchr(p, '\n', n);
+				take = last ? (size_t)(last + 1 - p) : 0;
+			}
+			if (take) {
+				if (grow((void **)&b->text, &b->cap, take, 1)) {
+					b->err = VMSA_E_NOMEM;
+					b->last = true;
+					return;
+				}
+				memcpy(b->text, p, take);
+				b->len = take;
+				s->start += take;
+				return;
+			}
+		}
+		if (s->eof) {
+			b->last = true; /* nothing left */
+			return;
+		}
+		bool too_long;
+		int r = fill(s, &b->counts, &too_long);
+		if (too_long) {
+			/* a batch of its own: the line, rejected with its first bytes */
+			if (grow((void **)&b->text, &b->cap, 256, 1) ||
+			    add_reject(b, 0, VMSA_REJECT_LINE_TOO_LONG, 0, 256)) {
+				b->err = VMSA_E_NOMEM;
+				b->last = true;
+				return;
+			}
+			memcpy(b->text, s->buf, 256);
+			b->lines = 1;
+			reject_too_long(&b->counts);
+			return;
+		}
+		if (r && r != VMSA_E_AGAIN) {
+			b->err = r;
+			b->err_errno = errno;
+			b->last = true;
+			return;
+		}
+	}
+}
+
+/* Outside any lock: the lines of b through the worker's own decoder. */
+static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
+{
+	struct vmsa_traits *t = vmsa_text_parser_traits_mut(p);
+	memset(t, 0, sizeof(*t));
+	const char *s = b->text, *e = b->text + b->len;
+	while (s < e) {
+		const char *nl = memchr(s, '\n', (size_t)(e - s));
+		size_t len = (size_t)((nl ? nl : e) - s);
+		if (b->nev == b->evcap &&
+		    grow((void **)&b->ev, &b->evcap, b->nev + 1024, sizeof(*b->ev))) {
+			b->err = VMSA_E_NOMEM;
+			b->last = true;
+			break;
+		}
+		enum vmsa_reject_reason why;
+		switch (vmsa_text_count_line(p, &b->counts, s, len, &b->ev[b->nev], &why)) {
+		case VMSA_LINE_EVENT:
+		case VMSA_LINE_LOST:
+			b->nev++;
+			break;
+		case VMSA_LINE_REJECTED:
+			if (add_reject(b, b->lines, why, (size_t)(s - b->text), len)) {
+				b->err = VMSA_E_NOMEM;
+				b->last = true;
+				return;
+			}
+			break;
+		default:
+			break;
+		}
+		b->lines++;
+		s += len + 1;
+	}
+	b->traits = *t;
+}
+
+struct worker_arg {
+	struct vmsa_source *s;
+	struct vmsa_text_parser *parser;
+};
+
+static void *worker(void *arg)
+{
+	struct vmsa_source *s = ((struct worker_arg *)arg)->s;
+	struct vmsa_text_parser *parser = ((struct worker_arg *)arg)->parser;
+	free(arg);
+	struct pool *pl = s->pool;
+	for (;;) {
+		pthread_mutex_lock(&pl->lock);
+		struct batch *b = NULL;
+		while (!pl->stop && !pl->reader_done) {
+			for (int i = 0; i < pl->nb && !b; i++)
+				if (pl->b[i].state == B_FREE)
+					b = &pl->b[i];
+			if (b)
+				break;
+			pthread_cond_wait(&pl->changed, &pl->lock);
+		}
+		if (!b) {
+			pthread_mutex_unlock(&pl->lock);
+			break;
+		}
+		b->state = B_FILLING;
+		pthread_mutex_unlock(&pl->lock);
+
+		pthread_mutex_lock(&pl->reader);
+		bool done = pl->reader_eof;
+		if (!done) {
+			read_batch(s, pl, b);
+			pl->reader_eof = b->last;
+		}
+		pthread_mutex_unlock(&pl->reader);
+		if (done) {
+			pthread_mutex_lock(&pl->lock);
+			b->state = B_FREE;
+			pl->reader_done = true;
+			pthread_cond_broadcast(&pl->changed);
+			pthread_mutex_unlock(&pl->lock);
+			break;
+		}
+		decode_batch(parser, b);
+		pthread_mutex_lock(&pl->lock);
+		b->state = B_READY;
+		if (b->last)
+			pl->reader_done = true;
+		pthread_cond_broadcast(&pl->changed);
+		pthread_mutex_unlock(&pl->lock);
+	}
+	vmsa_text_parser_free(parser);
+	return NULL;
+}
+
+static void pool_free(struct vmsa_source *s)
+{
+	struct pool *pl = s->pool;
+	if (!pl)
+		return;
+	pthread_mutex_lock(&pl->lock);
+	pl->stop = true;
+	pthread_cond_broadcast(&pl->changed);
+	pthread_mutex_unlock(&pl->lock);
+	for (int i = 0; i < pl->nthreads; i++)
+		pthread_join(pl->thread[i], NULL);
+	for (int i = 0; i < pl->nb; i++) {
+		free(pl->b[i].text);
+		free(pl->b[i].ev);
+		free(pl->b[i].rej);
+	}
+	free(pl->b);
+	pthread_mutex_destroy(&pl->lock);
+	pthread_mutex_destroy(&pl->reader);
+	pthread_cond_destroy(&pl->changed);
+	free(pl);
+	s->pool = NULL;
+}
+
+/* Workers for a regular file read to its end; false: read serially. */
+static bool pool_start(struct vmsa_source *s)
+{
+	struct stat st;
+	if (s->threads < 2 || s->poll_ms >= 0 || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	struct pool *pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return false;
+	pl->nb = 2 * s->threads + 2;
+	pl->b = calloc((size_t)pl->nb, sizeof(*pl->b));
+	if (!pl->b) {
+		free(pl);
+		return false;
+	}
+	pthread_mutex_init(&pl->lock, NULL);
+	pthread_mutex_init(&pl->reader, NULL);
+	pthread_cond_init(&pl->changed, NULL);
+	s->pool = pl;
+	for (int i = 0; i < s->threads; i++) {
+		struct worker_arg *a = malloc(sizeof(*a));
+		if (!a || vmsa_text_parser_new(&a->parser)) {
+			free(a);
+			break;
+		}
+		a->s = s;
+		if (pthread_create(&pl->thread[pl->nthreads], NULL, worker, a) != 0) {
+			vmsa_text_parser_free(a->parser);
+			free(a);
+			break;
+		}
+		pl->nthreads++;
+	}
+	if (pl->nthreads == 0) {
+		pool_free(s);
+		return false;
+	}
+	return true;
+}
+
+static void add_counts(struct vmsa_source_counts *d, const struct vmsa_source_counts *c)
+{
+	d->bytes_read += c->bytes_read;
+	d->lines_read += c->lines_read;
+	d->lines_analyzed += c->lines_analyzed;
+	d->lines_ignored += c->lines_ignored;
+	d->lines_lost_markers += c->lines_lost_markers;
+	d->lines_rejected += c->lines_rejected;
+	for (int i = 0; i < VMSA_REJECT__COUNT; i++)
+		d->rejected_by_reason[i] += c->rejected_by_reason[i];
+	d->events_lost += c->events_lost;
+	d->lost_markers_without_count += c->lost_markers_without_count;
+	d->unknown_vmscan_events += c->unknown_vmscan_events;
+}
+
+/* The rejects of the current batch that come before event i. */
+static void report_rejects(struct vmsa_source *s, struct batch *b, size_t i)
+{
+	for (; b->next_rej < b->nrej && b->rej[b->next_rej].ev_index <= i; b->next_rej++) {
+		const struct reject_rec *r = &b->rej[b->next_rej];
+		report_reject(s, s->line_no + r->line + 1, r->reason, b->text + r->off, r->len);
+	}
+}
+
+static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	struct pool *pl = s->pool;
+	for (;;) {
+		struct batch *b = pl->cur;
+		if (b) {
+			if (b->next_ev < b->nev) {
+				report_rejects(s, b, b->next_ev);
+				*ev = b->ev[b->next_ev++];
+				return 0;
+			}
+			report_rejects(s, b, SIZE_MAX);
+			/* the batch is done: its counts join the source's */
+			add_counts(&s->counts, &b->counts);
+			vmsa_traits_add_text(s->traits, &b->traits);
+			s->line_no += b->lines;
+			int err = b->err, err_errno = b->err_errno;
+			bool last = b->last;
+			pthread_mutex_lock(&pl->lock);
+			b->state = B_FREE;
+			pl->cur = NULL;
+			pl->want_seq++;
+			pthread_cond_broadcast(&pl->changed);
+			pthread_mutex_unlock(&pl->lock);
+			if (err) {
+				errno = err_errno;
+				return err;
+			}
+			if (last)
+				return VMSA_E_EOF;
+			continue;
+		}
+		/* the next batch in file order, waited for at most WAIT_MS */
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += WAIT_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&pl->lock);
+		for (;;) {
+			for (int i = 0; i < pl->nb && !pl->cur; i++)
+				if (pl->b[i].state == B_READY && pl->b[i].seq == pl->want_seq)
+					pl->cur = &pl->b[i];
+			if (pl->cur || pthread_cond_timedwait(&pl->changed, &pl->lock, &until))
+				break;
+		}
+		if (pl->cur)
+			pl->cur->state = B_CONSUMING;
+		pthread_mutex_unlock(&pl->lock);
+		if (!pl->cur)
+			return VMSA_E_AGAIN;
+	}
+}
+
+int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	if (s->td)
+		return next_binary(s, ev);
+	if (s->mode == MODE_UNDECIDED)
+		s->mode = pool_start(s) ? MODE_PARALLEL : MODE_SERIAL;
+	return s->mode == MODE_PARALLEL ? next_parallel(s, ev) : next_serial(s, ev);
+}

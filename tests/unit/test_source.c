@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The source decoded by worker threads must hand on exactly what the serial
+ * reader does: the same events in the same order, the same rejected lines
+ * with the same line numbers, counts, traits and end status, for batches of
+ * any size (down to one byte, so every line boundary is a batch boundary).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/input.h"
+#include "vmsa/vmsa.h"
+
+struct rec {
+	struct vmsa_event *ev;
+	char **comm;
+	size_t nev, cap;
+	char *rejects; /* "line reason text\n" each */
+	size_t rlen;
+	int rc;
+	struct vmsa_source_counts counts;
+	struct vmsa_traits traits;
+	char format[32];
+};
+
+static void on_reject(const char *name, uint64_t line_no, enum vmsa_reject_reason r,
+		      const char *line, size_t len, void *payload)
+{
+	(void)name;
+	struct rec *x = payload;
+	char head[64];
+	int n = snprintf(head, sizeof(head), "%llu %d ", (unsigned long long)line_no, (int)r);
+	x->rejects = realloc(x->rejects, x->rlen + (size_t)n + len + 1);
+	ck_assert_ptr_nonnull(x->rejects);
+	memcpy(x->rejects + x->rlen, head, (size_t)n);
+	memcpy(x->rejects + x->rlen + n, line, len);
+	x->rlen += (size_t)n + len;
+	x->rejects[x->rlen++] = '\n';
+}
+
+static void record(struct rec *x, const char *path, int threads, size_t batch)
+{
+	memset(x, 0, sizeof(*x));
+	int fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	struct vmsa_source *s;
+	ck_assert_int_eq(vmsa_source_open_text_fd(&s, fd, path), 0);
+	vmsa_source_set_reject_cb(s, on_reject, x);
+	vmsa_source_set_threads(s, threads);
+	vmsa_source_set_batch_bytes(s, batch);
+	struct vmsa_event ev;
+	for (;;) {
+		int r = vmsa_source_next(s, &ev);
+		if (r == VMSA_E_AGAIN)
+			continue;
+		if (r) {
+			x->rc = r;
+			break;
+		}
+		if (x->nev == x->cap) {
+			x->cap = x->cap ? 2 * x->cap : 1024;
+			x->ev = realloc(x->ev, x->cap * sizeof(*x->ev));
+			x->comm = realloc(x->comm, x->cap * sizeof(*x->comm));
+			ck_assert(x->ev && x->comm);
+		}
+		x->comm[x->nev] = strndup(ev.comm ? ev.comm : "", ev.comm ? ev.comm_len : 0);
+		ev.comm = NULL; /* compared by content */
+		x->ev[x->nev++] = ev;
+	}
+	x->counts = *vmsa_source_counts(s);
+	x->traits = *vmsa_source_traits(s);
+	snprintf(x->format, sizeof(x->format), "%s", vmsa_source_format(s));
+	vmsa_source_close(s);
+	close(fd);
+}
+
+static void rec_free(struct rec *x)
+{
+	for (size_t i = 0; i < x->nev; i++)
+		free(x->comm[i]);
+	free(x->comm);
+	free(x->ev);
+	free(x->rejects);
+}
+
+static void same(const struct rec *a, const struct rec *b, const char *what)
+{
+	ck_assert_msg(a->rc == b->rc, "%s: status %d vs %d", what, a->rc, b->rc);
+	ck_assert_msg(a->nev == b->nev, "%s: %zu vs %zu events", what, a->nev, b->nev);
+	for (size_t i = 0; i < a->nev; i++) {
+		ck_assert_msg(memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i])) == 0 &&
+				      strcmp(a->comm[i], b->comm[i]) == 0,
+			      "%s: event %zu differs", what, i);
+	}
+	ck_assert_msg(a->rlen == b->rlen && (!a->rlen || memcmp(a->rejects, b->rejects, a->rlen) == 0),
+		      "%s: rejects differ:\n%.*s---\n%.*s", what, (int)(a->rlen > 2000 ? 2000 : a->rlen),
+		      a->rejects ? a->rejects : "", (int)(b->rlen > 2000 ? 2000 : b->rlen),
+		      b->rejects ? b->rejects : "");
+	ck_assert_msg(memcmp(&a->counts, &b->counts, sizeof(a->counts)) == 0, "%s: counts differ",
+		      what);
+	ck_assert_msg(memcmp(&a->traits, &b->traits, sizeof(a->traits)) == 0, "%s: traits differ",
+		      what);
+	ck_assert_msg(strcmp(a->format, b->format) == 0, "%s: format %s vs %s", what, a->format,
+		      b->format);
+}
+
+/* The serial reading of path, then threaded readings in batches of every size. */
+static void check_file(const char *path, unsigned long min_events)
+{
+	static const size_t batches[] = {1, 7, 100, 4096, 1 << 20};
+	static const int threads[] = {2, 3, 16};
+	struct rec serial;
+	record(&serial, path, 1, 1 << 20);
+	ck_assert_uint_ge(serial.nev, min_events);
+	for (size_t i = 0; i < sizeof(batches) / sizeof(batches[0]); i++)
+		for (size_t j = 0; j < sizeof(threads) / sizeof(threads[0]); j++) {
+			struct rec par;
+			record(&par, path, threads[j], batches[i]);
+			char what[256];
+			snprintf(what, sizeof(what), "%s, %d threads, batches of %zu", path, threads[j],
+				 batches[i]);
+			same(&serial, &par, what);
+			rec_free(&par);
+		}
+	rec_free(&serial);
+}
+
+static char *temp_from(const char *cmd)
+{
+	char *path = strdup("/tmp/vmsa-test-source-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	char *sh;
+	ck_assert_int_gt(asprintf(&sh, "%s > %s", cmd, path), 0);
+	ck_assert_int_eq(system(sh), 0);
+	free(sh);
+	return path;
+}
+
+START_TEST(test_fixtures_serial_vs_threads)
+{
+	char *p = temp_from("cat " FIXTURES_DIR "/handmade/*.txt " FIXTURES_DIR "/synthetic/*.txt");
+	check_file(p, 100);
+	unlink(p);
+	free(p);
+	p = temp_from("xz -dc " FIXTURES_DIR "/6.1/dirty-swap/upstream/trace.txt.xz | head -c 3000000");
+	check_file(p, 10000);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
+/* Long lines around the 1 MiB limit, NUL bytes, CRs, rejects, lost markers,
+ * no newline at the end. */
+START_TEST(test_hostile_serial_vs_threads)
+{
+	char *path = strdup("/tmp/vmsa-test-source-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	static const char ev[] = "  a-1 [000] 1.000001: mm_vmscan_kswapd_sleep: nid=0\n";
+	static const char bad[] = "  a-1 [000] 1.000002: mm_vmscan_kswapd_wake: nid=0 order=99\n";
+	static const char lost[] = "CPU:1 [LOST 7 EVENTS]\n";
+	static const size_t longs[] = {(1 << 20) - 2, (1 << 20) - 1, 1 << 20, (1 << 20) + 1,
+				       3 << 20};
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		fputs(ev, f);
+		fputs(bad, f);
+		for (size_t k = 0; k < longs[i]; k++)
+			fputc(k % 97 ? 'x' : ' ', f);
+		fputc('\n', f);
+		fputs(lost, f);
+		fwrite("  a\0b-2 [000] 2.0: mm_vmscan_kswapd_sleep: nid=0\r\n", 1, 52, f);
+	}
+	fputs("  a-1 [000] 3.0: mm_vmscan_kswapd_sleep: nid=0", f); /* no newline */
+	fclose(f);
+	check_file(path, 10);
+	/* and the same with a long line last, unterminated */
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputc('\n', f);
+	for (size_t k = 0; k < (3u << 20); k++)
+		fputc('y', f);
+	fclose(f);
+	check_file(path, 10);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_not_text_serial_vs_threads)
+{
+	char *p = temp_from("printf 'PERFILE2 and more'");
+	check_file(p, 0);
+	unlink(p);
+	free(p);
+	p = temp_from("cat " FIXTURES_DIR "/6.1/highalloc/upstream/trace.dat");
+	check_file(p, 0);
+	unlink(p);
+	free(p);
+	p = temp_from("true");
+	check_file(p, 0);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
+Suite *source_suite(void);
+Suite *source_suite(void)
+{
+	Suite *s = suite_create("source");
+	TCase *tc = tcase_create("serial vs threads");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_fixtures_serial_vs_threads);
+	tcase_add_test(tc, test_hostile_serial_vs_threads);
+	tcase_add_test(tc, test_not_text_serial_vs_threads);
+	suite_add_tcase(s, tc);
+	return s;
+}
