@@ -8,15 +8,18 @@
 
 #include "vmsa/vmsa.h"
 
-static void drive(struct vmsa_source *src)
+/* *json (when not NULL): the JSON report, malloc'd */
+static void drive(struct vmsa_source *src, char **json)
 {
 	struct vmsa_stats *st;
 	if (vmsa_stats_new(&st, &(struct vmsa_stats_options){.keep_latency_list = 1}))
 		return;
 	struct vmsa_event ev;
 	int n = 0;
-	while (vmsa_source_next(src, &ev) == 0 && n++ < 1000000)
-		vmsa_stats_add(st, &ev);
+	int r;
+	while ((r = vmsa_source_next(src, &ev)) == 0 || r == VMSA_E_AGAIN)
+		if (r == 0 && n++ < 1000000)
+			vmsa_stats_add(st, &ev);
 	vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
 			      vmsa_source_counts(src), vmsa_source_traits(src));
 	struct vmsa_summary *sum;
@@ -24,7 +27,11 @@ static void drive(struct vmsa_source *src)
 		FILE *null = fopen("/dev/null", "w");
 		struct vmsa_report_options ro = {.latency_list = 1};
 		vmsa_report_classic(null, sum, &ro);
-		vmsa_report_json(null, sum, &ro);
+		size_t len;
+		FILE *js = json ? open_memstream(json, &len) : NULL;
+		vmsa_report_json(js ? js : null, sum, &ro);
+		if (js)
+			fclose(js);
 		struct vmsa_doc *d;
 		if (vmsa_doc_from_summary(&d, sum) == 0) {
 			const struct vmsa_doc *docs[] = {d, d};

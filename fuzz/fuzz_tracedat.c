@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	struct vmsa_source *src;
 	if (vmsa_source_open_path(&src, path) == 0) {
-		drive(src);
+		drive(src, NULL);
 		vmsa_source_close(src);
 	}
 	close(fd);

@@ -168,6 +168,7 @@ START_TEST(test_hostile_serial_vs_threads)
 	static const char ev[] = "  a-1 [000] 1.000001: mm_vmscan_kswapd_sleep: nid=0\n";
 	static const char bad[] = "  a-1 [000] 1.000002: mm_vmscan_kswapd_wake: nid=0 order=99\n";
 	static const char lost[] = "CPU:1 [LOST 7 EVENTS]\n";
+	static const char nul[] = "  a\0b-2 [000] 2.0: mm_vmscan_kswapd_sleep: nid=0\r\n";
 	static const size_t longs[] = {(1 << 20) - 2, (1 << 20) - 1, 1 << 20, (1 << 20) + 1,
 				       3 << 20};
 	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
@@ -177,7 +178,7 @@ START_TEST(test_hostile_serial_vs_threads)
 			fputc(k % 97 ? 'x' : ' ', f);
 		fputc('\n', f);
 		fputs(lost, f);
-		fwrite("  a\0b-2 [000] 2.0: mm_vmscan_kswapd_sleep: nid=0\r\n", 1, 52, f);
+		fwrite(nul, 1, sizeof(nul) - 1, f);
 	}
 	fputs("  a-1 [000] 3.0: mm_vmscan_kswapd_sleep: nid=0", f); /* no newline */
 	fclose(f);
