@@ -81,9 +81,50 @@ static inline uint64_t match_byte(uint64_t w, unsigned char c)
 	return (x - ONES) & ~x & HIGHS;
 }
 
+#ifdef __SSE2__
+#define SIMD16 1
+/* bit i: byte i of the 16 at p is c */
+static inline unsigned eq16(const char *p, char c)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8(c)));
+}
+#else
+#define SIMD16 0
+static inline unsigned eq16(const char *p, char c)
+{
+	unsigned m = 0;
+	for (int i = 0; i < 16; i++)
+		m |= (unsigned)(p[i] == c) << i;
+	return m;
+}
+#endif
+
+/*
+ * The first byte in [p, e) whose bit is set by match(16 bytes), or e.
+ * Spans of 16 bytes or more are read 16 at a time, the last 16 ending at e
+ * (overlapping, the bytes before p masked off).
+ */
+#define FIND16(p, e, match)                                                    \
+	do {                                                                   \
+		if (SIMD16 && (e) - (p) >= 16) {                               \
+			for (; (e) - (p) > 16; (p) += 16) {                    \
+				unsigned m_ = match(p);                        \
+				if (m_)                                        \
+					return (p) + __builtin_ctz(m_);        \
+			}                                                      \
+			const char *q_ = (e) - 16;                             \
+			unsigned m_ = match(q_) & ~((1u << ((p) - q_)) - 1);   \
+			return m_ ? q_ + __builtin_ctz(m_) : (e);              \
+		}                                                              \
+	} while (0)
+
 /* The first c in [p, e), or e. */
 static inline const char *find_byte(const char *p, const char *e, char c)
 {
+#define MATCH_C(x) eq16(x, c)
+	FIND16(p, e, MATCH_C);
+#undef MATCH_C
 	if (WORDWISE)
 		for (; e - p >= 8; p += 8) {
 			uint64_t m = match_byte(load64(p), (unsigned char)c);
@@ -91,6 +132,17 @@ static inline const char *find_byte(const char *p, const char *e, char c)
 				return p + (__builtin_ctzll(m) >> 3);
 		}
 	while (p < e && *p != c)
+		p++;
+	return p;
+}
+
+/* The first a or b in [p, e), or e. */
+static inline const char *find_byte2(const char *p, const char *e, char a, char b)
+{
+#define MATCH_AB(x) (eq16(x, a) | eq16(x, b))
+	FIND16(p, e, MATCH_AB);
+#undef MATCH_AB
+	while (p < e && *p != a && *p != b)
 		p++;
 	return p;
 }
@@ -111,10 +163,23 @@ static inline const char *find_sp(const char *p, const char *e)
 	return p;
 }
 
+/* The first byte in [p, e) that is not a space, or e. */
+static inline const char *skip_spaces(const char *p, const char *e)
+{
+#define NOT_SP(x) (~eq16(x, ' ') & 0xffffu)
+	FIND16(p, e, NOT_SP);
+#undef NOT_SP
+	while (p < e && *p == ' ')
+		p++;
+	return p;
+}
+
 static inline const char *skip_sp(const char *p, const char *e)
 {
-	/* task names are right-aligned in 16 columns: skip spaces 8 at a time */
-	if (WORDWISE)
+	/* task names are right-aligned in 16 columns: skip spaces in bulk */
+	if (SIMD16 && e - p >= 16) {
+		p = skip_spaces(p, e);
+	} else if (WORDWISE) {
 		for (; e - p >= 8; p += 8) {
 			uint64_t x = load64(p) ^ (ONES * ' ');
 			if (x) {
@@ -122,6 +187,7 @@ static inline const char *skip_sp(const char *p, const char *e)
 				break;
 			}
 		}
+	}
 	while (p < e && is_sp(*p))
 		p++;
 	return p;
@@ -363,14 +429,14 @@ static bool try_cpu_at(const char *s, const char *q, const char *e, struct heade
 	/* event name, possibly "system:event", ends at ':' + space or EOL */
 	const char *ns = r, *last = r;
 	for (;;) {
-		r = find_byte(r, e, ':');
-		if (r == e)
+		r = find_byte2(r, e, ':', ' ');
+		if (r == e || *r == ' ') /* no spaces in a name */
 			return false;
 		if (r + 1 == e || is_sp(r[1]))
 			break;
 		last = ++r;
 	}
-	if (r == ns || r == last || r - ns > 128 || find_byte(ns, r, ' ') != r)
+	if (r == ns || r == last || r - ns > 128)
 		return false;
 	h->name = last;
 	h->name_len = (size_t)(r - last);
