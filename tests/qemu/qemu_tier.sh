@@ -56,19 +56,26 @@ else
 fi
 "$tool" --format json "$work/dirty-swap/trace.txt" > "$work/host.json"
 # the same scenario and setting, run again: counts of the same order as the
-# committed fixture's (reruns measured up to 2.5x apart: TCG timing and a
-# throttled disk; 5x is the bound)
+# committed fixture's. What the workload fixes (reclaims, pages reclaimed,
+# the memcg phase) within 5x; pages scanned within 10x: how often dirty
+# pages under writeback are scanned again depends on TCG and disk timing
+# (reruns measured 1.2x-4.5x apart in scanning, up to 2.3x in reclaim).
 "$tool" --format json --quiet "$src/fixtures/6.1/dirty-swap/upstream/trace.dat" > "$work/fixture.json"
-/usr/bin/python3 - "$work/host.json" "$work/fixture.json" <<'PY' && ok "counts of the same order as the committed run" || bad "counts differ by more than 5x from the committed run"
+/usr/bin/python3 - "$work/host.json" "$work/fixture.json" <<'PY' && ok "counts of the same order as the committed run" || bad "counts differ from the committed run beyond the bounds"
 import json, sys
 a, b = (json.load(open(p))["totals"] for p in sys.argv[1:3])
-pairs = [(a["direct"]["reclaims"], b["direct"]["reclaims"]),
-         (a["direct"]["pages_scanned"], b["direct"]["pages_scanned"]),
-         (a["kswapd"]["pages_scanned"], b["kswapd"]["pages_scanned"]),
-         (a["memcg"]["pages_scanned"], b["memcg"]["pages_scanned"])]
-for x, y in pairs:
-    print("  fresh %d, committed %d" % (x, y))
-sys.exit(0 if all(x > 0 and y > 0 and max(x, y) <= 5 * min(x, y) for x, y in pairs) else 1)
+def both(t, key):
+    return t["direct"][key] + t["kswapd"][key]
+checks = [("direct reclaims", a["direct"]["reclaims"], b["direct"]["reclaims"], 5),
+          ("pages reclaimed", both(a, "pages_reclaimed"), both(b, "pages_reclaimed"), 5),
+          ("memcg pages scanned", a["memcg"]["pages_scanned"], b["memcg"]["pages_scanned"], 5),
+          ("pages scanned", both(a, "pages_scanned"), both(b, "pages_scanned"), 10)]
+good = True
+for what, x, y, k in checks:
+    fine = x > 0 and y > 0 and max(x, y) <= k * min(x, y)
+    good = good and fine
+    print("  %s: fresh %d, committed %d (bound %dx)%s" % (what, x, y, k, "" if fine else " FAIL"))
+sys.exit(0 if good else 1)
 PY
 /usr/bin/python3 - "$work/host.json" "$work/dirty-swap/guest-analysis.json" <<'PY' && ok "the analyzer inside the guest agrees with the host" || bad "guest vs host analysis"
 import json, sys
