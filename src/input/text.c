@@ -572,7 +572,8 @@ static inline void set_field(struct fields *f, enum key k, const char *v, size_t
  * line the fast one accepts (tests/unit/test_text.c compares them).
  */
 struct layout_slot {
-	uint64_t w[2], m[2]; /* key and '=' as two words, masked to klen */
+	char key16[16];	/* the key and '=', zero-padded (compared 16 at once) */
+	uint32_t kmask;	/* bit i: byte i of key16 is part of it */
 	uint16_t koff;	/* the key and its '=' in layout.keys */
 	uint8_t klen;	/* including the '=' */
 	uint8_t key;	/* enum key, K_NONE for values skipped */
@@ -642,30 +643,51 @@ static inline const char *next_space(struct spaces *s)
  * Tokens are what lies between single spaces; the layout's n tokens must
  * be all there is, each starting with its key and '='.
  */
+/* The token [p, end) is the slot's key, '=' and a value: read it. */
+static inline bool take_token(const struct layout *l, const struct layout_slot *s, const char *p,
+			      const char *end, const char *e, struct fields *f)
+{
+	if ((size_t)(end - p) < s->klen)
+		return false;
+#ifdef __SSE2__
+	if (e - p >= 16 && s->klen <= 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i k = _mm_loadu_si128((const __m128i *)(const void *)s->key16);
+		if (((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, k)) & s->kmask) != s->kmask)
+			return false;
+	} else
+#endif
+	if (!same(p, l->keys + s->koff, s->klen)) {
+		return false;
+	}
+	if (s->key != K_NONE) { /* no repeats: the learning took the first */
+		f->present |= 1u << s->key;
+		f->v[s->key].p = p + s->klen;
+		f->v[s->key].len = (uint32_t)(end - p - s->klen);
+	}
+	return true;
+}
+
+/*
+ * Tokens are what lies between single spaces; the layout's n tokens must
+ * be all there is, each starting with its key and '='.
+ */
 static bool read_fields_layout(const struct layout *l, const char *p, const char *e,
 			       struct fields *f)
 {
+	unsigned n = l->n;
+	if (n == 0)
+		return p == e;
 	struct spaces sp;
 	spaces_init(&sp, p, e);
-	for (unsigned i = 0; i < l->n; i++) {
-		const struct layout_slot *s = &l->slot[i];
+	for (unsigned i = 0; i + 1 < n; i++) {
 		const char *end = next_space(&sp);
-		if ((end == e) != (i + 1 == l->n) || (size_t)(end - p) < s->klen)
+		if (end == e || !take_token(l, &l->slot[i], p, end, e, f))
 			return false;
-		if (WORDWISE && e - p >= 16 && s->klen <= 16) {
-			if (((load64(p) ^ s->w[0]) & s->m[0]) | ((load64(p + 8) ^ s->w[1]) & s->m[1]))
-				return false;
-		} else if (!same(p, l->keys + s->koff, s->klen)) {
-			return false;
-		}
-		if (s->key != K_NONE) { /* no repeats: the learning took the first */
-			f->present |= 1u << s->key;
-			f->v[s->key].p = p + s->klen;
-			f->v[s->key].len = (uint32_t)(end - p - s->klen);
-		}
 		p = end + 1;
 	}
-	return l->n ? true : p == e;
+	/* the last token runs to the end */
+	return next_space(&sp) == e && take_token(l, &l->slot[n - 1], p, e, e, f);
 }
 
 static bool read_fields_general(const char *p, const char *e, struct fields *f,
@@ -704,13 +726,10 @@ static bool read_fields_general(const char *p, const char *e, struct fields *f,
 				bool dup = id != K_NONE && (f->present & (1u << id));
 				learn->slot[n].key = (uint8_t)(dup ? K_NONE : id);
 				memcpy(learn->keys + koff, k, klen);
-				char pad[16] = {0};
-				memcpy(pad, k, klen < 16 ? klen : 16);
-				for (int w = 0; w < 2; w++) {
-					size_t in = klen > 8u * w ? klen - 8u * w : 0;
-					learn->slot[n].w[w] = load64(pad + 8 * w);
-					learn->slot[n].m[w] = in >= 8 ? ~0ull : (1ull << (8 * in)) - 1;
-				}
+				size_t in16 = klen < 16 ? klen : 16;
+				memset(learn->slot[n].key16, 0, 16);
+				memcpy(learn->slot[n].key16, k, in16);
+				learn->slot[n].kmask = (uint32_t)((1u << in16) - 1);
 				koff += klen;
 			} else {
 				clean = false;
