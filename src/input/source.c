@@ -43,8 +43,8 @@ enum batch_state { B_FREE, B_FILLING, B_READY, B_CONSUMING };
 struct batch {
 	enum batch_state state;
 	uint64_t seq;
-	char *text;
-	size_t len, cap;
+	char *text;	/* BUF_CAP bytes, traded with the reader's buffer */
+	size_t off, len; /* the lines: text + off, len bytes */
 	struct vmsa_event *ev;
 	size_t nev, evcap, next_ev;
 	struct reject_rec *rej;
@@ -388,7 +388,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 
 static void batch_reset(struct batch *b)
 {
-	b->len = b->nev = b->nrej = b->next_ev = b->next_rej = 0;
+	b->off = b->len = b->nev = b->nrej = b->next_ev = b->next_rej = 0;
 	b->lines = 0;
 	memset(&b->counts, 0, sizeof(b->counts));
 	memset(&b->traits, 0, sizeof(b->traits));
@@ -434,14 +434,17 @@ static void read_batch(struct vmsa_source *s, struct pool *pl, struct batch *b)
 				take = last ? (size_t)(last + 1 - p) : 0;
 			}
 			if (take) {
-				if (grow((void **)&b->text, &b->cap, take, 1)) {
-					b->err = VMSA_E_NOMEM;
-					b->last = true;
-					return;
-				}
-				memcpy(b->text, p, take);
+				/* the batch takes the buffer; the reader goes on in the
+				 * batch's old one, with what follows (part of a line) */
+				char *spare = b->text;
+				size_t rest = n - take;
+				b->text = s->buf;
+				b->off = s->start;
 				b->len = take;
-				s->start += take;
+				memcpy(spare, p + take, rest);
+				s->buf = spare;
+				s->start = 0;
+				s->end = rest;
 				return;
 			}
 		}
@@ -453,8 +456,7 @@ static void read_batch(struct vmsa_source *s, struct pool *pl, struct batch *b)
 		int r = fill(s, &b->counts, &too_long);
 		if (too_long) {
 			/* a batch of its own: the line, rejected with its first bytes */
-			if (grow((void **)&b->text, &b->cap, 256, 1) ||
-			    add_reject(b, 0, VMSA_REJECT_LINE_TOO_LONG, 0, 256)) {
+			if (add_reject(b, 0, VMSA_REJECT_LINE_TOO_LONG, 0, 256)) {
 				b->err = VMSA_E_NOMEM;
 				b->last = true;
 				return;
@@ -478,7 +480,7 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 {
 	struct vmsa_traits *t = vmsa_text_parser_traits_mut(p);
 	memset(t, 0, sizeof(*t));
-	const char *s = b->text, *e = b->text + b->len;
+	const char *s = b->text + b->off, *e = s + b->len;
 	while (s < e) {
 		const char *nl = memchr(s, '\n', (size_t)(e - s));
 		size_t len = (size_t)((nl ? nl : e) - s);
@@ -605,6 +607,14 @@ static bool pool_start(struct vmsa_source *s)
 		free(pl);
 		return false;
 	}
+	for (int i = 0; i < pl->nb; i++)
+		if (!(pl->b[i].text = malloc(BUF_CAP))) {
+			for (int j = 0; j < i; j++)
+				free(pl->b[j].text);
+			free(pl->b);
+			free(pl);
+			return false;
+		}
 	pthread_mutex_init(&pl->lock, NULL);
 	pthread_mutex_init(&pl->reader, NULL);
 	pthread_cond_init(&pl->changed, NULL);
@@ -661,6 +671,11 @@ static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 		struct batch *b = pl->cur;
 		if (b) {
 			if (b->next_ev < b->nev) {
+				/* written by another core: ask for the next ones early */
+				if (b->next_ev + 8 < b->nev) {
+					__builtin_prefetch(&b->ev[b->next_ev + 8]);
+					__builtin_prefetch(b->ev[b->next_ev + 4].comm);
+				}
 				report_rejects(s, b, b->next_ev);
 				*ev = b->ev[b->next_ev++];
 				return 0;
