@@ -289,22 +289,34 @@ static inline unsigned lead_digits(uint64_t w, uint64_t *val)
 	return n;
 }
 
-static bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **end, bool *fine)
+static const uint32_t ts_scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
+				      10000,	  1000,	     100,      10,	1};
+
+static bool parse_ts_slow(const char *p, const char *e, uint64_t *ns, const char **end,
+			  bool *fine);
+
+static inline bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **end,
+			    bool *fine)
 {
-	static const uint32_t scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
-					   10000,      1000,      100,	     10,      1};
 	if (WORDWISE && e - p >= 16) {
 		/* the usual "S.F" with at most 7 digits each: a word at a time */
 		uint64_t sec, frac;
 		unsigned n = lead_digits(load64(p), &sec), m;
 		if (n && n < 8 && p[n] == '.' && (m = lead_digits(load64(p + n + 1), &frac)) &&
 		    m < 8) {
-			*ns = sec * 1000000000ull + frac * scale[m];
+			*ns = sec * 1000000000ull + frac * ts_scale[m];
 			*fine = m > 6;
 			*end = p + n + 1 + m;
 			return true;
 		}
 	}
+	return parse_ts_slow(p, e, ns, end, fine);
+}
+
+static bool parse_ts_slow(const char *p, const char *e, uint64_t *ns, const char **end,
+			  bool *fine)
+{
+	const uint32_t *scale = ts_scale;
 	const char *s = p;
 	uint64_t sec = 0;
 	for (; p < e && is_digit(*p); p++) {
@@ -911,15 +923,16 @@ struct flag_set {
 
 static int parse_flags_text(const struct span *s, const struct flag_set *set, uint32_t *out);
 
+/* Flag strings differ in the middle ("..._FILE|..." vs "..._ANON|..."). */
 static unsigned flag_hash(const char *p, size_t n)
 {
 	uint64_t h = n;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8)
-		h = (h ^ load64(p + i)) * 0x9e3779b97f4a7c15ull;
-	for (; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x9e3779b97f4a7c15ull;
-	return (unsigned)(h >> 61) & (FLAG_MEMO - 1);
+	if (n >= 8)
+		h ^= load64(p + n / 2 - 4) ^ load64(p + n - 8);
+	else
+		for (size_t i = 0; i < n; i++)
+			h = (h << 8) ^ (unsigned char)p[i];
+	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 61) & (FLAG_MEMO - 1);
 }
 
 static int parse_flags(const struct span *s, const struct flag_set *set, struct flag_memo *memo,
