@@ -9,6 +9,7 @@
 
 static void halve(struct vmsa_timeline *t)
 {
+	t->last_idx = UINT64_MAX; /* its bin is gone */
 	/* bins pair up from an even absolute index, so merges stay aligned */
 	size_t shift = t->base & 1;
 	size_t n = (t->n + shift + 1) / 2;
@@ -43,8 +44,18 @@ int vmsa_timeline_add(struct vmsa_timeline *t, uint64_t ts, uint64_t direct, uin
 		t->base = ts / t->bin_ns;
 		t->n = 1;
 	}
+	/* the common case: the bin of the last call, without a division */
+	if (t->n && ts - t->last_start < t->bin_ns && t->last_idx >= t->base &&
+	    t->last_idx < t->base + t->n) {
+		size_t i = (size_t)(t->last_idx - t->base);
+		t->direct[i] += direct;
+		t->kswapd[i] += kswapd;
+		return 0;
+	}
 	for (;;) {
 		uint64_t idx = ts / t->bin_ns;
+		t->last_idx = idx;
+		t->last_start = idx * t->bin_ns;
 		uint64_t lo = idx < t->base ? idx : t->base;
 		uint64_t hi = idx >= t->base + t->n ? idx : t->base + t->n - 1;
 		if (hi - lo + 1 > VMSA_TIMELINE_MAX_BINS) {
