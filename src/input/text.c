@@ -176,6 +176,11 @@ static inline const char *skip_spaces(const char *p, const char *e)
 
 static inline const char *skip_sp(const char *p, const char *e)
 {
+	/* most runs between columns are one space */
+	if (p == e || !is_sp(*p))
+		return p;
+	if (++p == e || !is_sp(*p))
+		return p;
 	/* task names are right-aligned in 16 columns: skip spaces in bulk */
 	if (SIMD16 && e - p >= 16) {
 		p = skip_spaces(p, e);
@@ -414,13 +419,17 @@ static bool try_cpu_at(const char *s, const char *q, const char *e, struct heade
 	const char *r = q + 1;
 	uint64_t cpu = 0;
 	const char *ds = r;
-	while (r < e && is_digit(*r)) {
-		cpu = cpu * 10 + (uint64_t)(*r - '0');
-		if (cpu > 1u << 20)
-			return false;
-		r++;
+	unsigned n;
+	if (WORDWISE && e - r >= 8 && (n = lead_digits(load64(r), &cpu)) < 8) {
+		r += n; /* "001]": the usual few digits at once */
+	} else {
+		for (cpu = 0; r < e && is_digit(*r); r++) {
+			cpu = cpu * 10 + (uint64_t)(*r - '0');
+			if (cpu > 1u << 20)
+				return false;
+		}
 	}
-	if (r == ds || r >= e || *r != ']')
+	if (r == ds || r >= e || *r != ']' || cpu > 1u << 20)
 		return false;
 	r = skip_sp(r + 1, e);
 
