@@ -20,6 +20,8 @@
 
 struct task_state {
 	int32_t pid;
+	uint16_t last_len;	/* last_comm: a name whose events change nothing */
+	char last_comm[16];	/* (UINT16_MAX: none) */
 	uint32_t comm_id;
 	bool comm_placeholder;
 	bool folded;		/* counted in the "(other tasks)" row */
@@ -458,9 +460,23 @@ static int fold(struct vmsa_stats *st, struct task_state *t)
 	return 0;
 }
 
+/* Events of this name need nothing from set_task_row() until the row changes. */
+static void remember_comm(struct task_state *t, const struct vmsa_event *ev)
+{
+	if (ev->comm_len <= sizeof(t->last_comm)) {
+		memcpy(t->last_comm, ev->comm, ev->comm_len);
+		t->last_len = (uint16_t)ev->comm_len;
+	} else {
+		t->last_len = UINT16_MAX;
+	}
+}
+
 static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
 	if (t->folded)
+		return 0;
+	/* the common case: the name of this task's last event, in the task */
+	if (t->row && t->last_len == ev->comm_len && same_bytes(t->last_comm, ev->comm, ev->comm_len))
 		return 0;
 	if (!t->row && st->nrows >= st->max_tasks) {
 		/* a known (pid, name) keeps its row; a new one is folded, its name
@@ -477,22 +493,27 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 			return fold(st, t);
 	}
 	if (t->row) {
-		/* the common case: the same name as this task's last event */
 		const struct vmsa_comm *cur = st->comms.by_id[t->comm_id];
-		if (cur->len == ev->comm_len && same_bytes(cur->name, ev->comm, ev->comm_len))
+		if (cur->len == ev->comm_len && same_bytes(cur->name, ev->comm, ev->comm_len)) {
+			remember_comm(t, ev);
 			return 0;
+		}
 	}
 	bool ph = is_placeholder(ev->comm, ev->comm_len);
-	if (ph && t->row)
+	if (ph && t->row) {
+		remember_comm(t, ev);
 		return 0;
+	}
 	uint32_t id;
 	if (ph) {
 		id = st->placeholder_id;
 	} else if (vmsa_comms_intern(&st->comms, ev->comm, ev->comm_len, &id)) {
 		return VMSA_E_NOMEM;
 	}
-	if (t->row && t->comm_id == id)
+	if (t->row && t->comm_id == id) {
+		remember_comm(t, ev);
 		return 0;
+	}
 	if (t->row && !t->comm_placeholder) {
 		/* a new name for the pid: exec or pid reuse ends what was open */
 		st->comm_changes++;
@@ -509,6 +530,7 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 		t->is_kswapd = true;
 	if (t->is_kswapd)
 		r->is_kswapd = true;
+	remember_comm(t, ev);
 	return 0;
 }
 
