@@ -174,14 +174,10 @@ static inline const char *skip_spaces(const char *p, const char *e)
 	return p;
 }
 
-static inline const char *skip_sp(const char *p, const char *e)
+/* Spaces and tabs from p on, in bulk: task names are right-aligned in 16
+ * columns, timestamps in 12. */
+static const char *skip_sp_run(const char *p, const char *e)
 {
-	/* most runs between columns are one space */
-	if (p == e || !is_sp(*p))
-		return p;
-	if (++p == e || !is_sp(*p))
-		return p;
-	/* task names are right-aligned in 16 columns: skip spaces in bulk */
 	if (SIMD16 && e - p >= 16) {
 		p = skip_spaces(p, e);
 	} else if (WORDWISE) {
@@ -196,6 +192,16 @@ static inline const char *skip_sp(const char *p, const char *e)
 	while (p < e && is_sp(*p))
 		p++;
 	return p;
+}
+
+static inline const char *skip_sp(const char *p, const char *e)
+{
+	/* most runs between columns are one space */
+	if (p == e || !is_sp(*p))
+		return p;
+	if (++p == e || !is_sp(*p))
+		return p;
+	return skip_sp_run(p, e);
 }
 
 static bool starts(const char *p, const char *e, const char *lit)
