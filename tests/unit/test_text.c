@@ -173,6 +173,19 @@ static const struct line_case cases[] = {
 	 IGN},
 	{"future vmscan event", "  a-1 [000] 1.0: mm_vmscan_something_new: x=1", IGN},
 	{"garbage", "\x01\x02\xff binary junk [", IGN},
+	/* header scanning: the word-at-a-time paths and their slow cases */
+	{"CPU of 8 digits", "  a-1 [00000007] 1.5: mm_vmscan_wakeup_kswapd: nid=0 order=2", EV, 0,
+	 VMSA_EV_WAKEUP_KSWAPD, "a", 1, 7, 1500000000ull, 2},
+	{"tabs between columns", "  a-1 [003]\t.....\t \t2.25: mm_vmscan_wakeup_kswapd: order=1", EV, 0,
+	 VMSA_EV_WAKEUP_KSWAPD, "a", 1, 3, 2250000000ull, 1},
+	{"a 40-column task name", "                        a very long task name here-77 [001] "
+	 "3.000001: mm_vmscan_wakeup_kswapd: order=0", EV, 0, VMSA_EV_WAKEUP_KSWAPD,
+	 "a very long task name here", 77, 1, 3000001000ull, 0},
+	{"CPU over 2^20 is not a CPU column", "  a-1 [2097152] 1.0: mm_vmscan_kswapd_sleep: nid=0", REJ,
+	 VMSA_REJECT_BAD_HEADER},
+	{"a space inside the event name", "  a-1 [000] 1.0: mm_vmscan kswapd_sleep: nid=0", IGN},
+	{"a space inside a vmscan event name",
+	 "  a-1 [000] 1.0: mm_vmscan_kswapd sleep: nid=0", REJ, VMSA_REJECT_BAD_HEADER},
 	/* ---- rejected ---- */
 	{"missing order", "  a-1 [000] 1.0: mm_vmscan_direct_reclaim_begin: gfp_flags=GFP_KERNEL",
 	 REJ, VMSA_REJECT_MISSING_FIELD},
