@@ -157,6 +157,9 @@ void vmsa_timeline_stall(struct vmsa_timeline *t, uint64_t begin, uint64_t dur);
 int vmsa_timeline_copy(struct vmsa_timeline *dst, const struct vmsa_timeline *src);
 void vmsa_timeline_release(struct vmsa_timeline *t);
 
+/* Adds every count of c to d (source.c). */
+void vmsa_counts_add(struct vmsa_source_counts *d, const struct vmsa_source_counts *c);
+
 /* ---- the summary --------------------------------------------------- */
 
 struct vmsa_summary {

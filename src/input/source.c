@@ -640,7 +640,7 @@ static bool pool_start(struct vmsa_source *s)
 	return true;
 }
 
-static void add_counts(struct vmsa_source_counts *d, const struct vmsa_source_counts *c)
+void vmsa_counts_add(struct vmsa_source_counts *d, const struct vmsa_source_counts *c)
 {
 	d->bytes_read += c->bytes_read;
 	d->lines_read += c->lines_read;
@@ -682,7 +682,7 @@ static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 			}
 			report_rejects(s, b, SIZE_MAX);
 			/* the batch is done: its counts join the source's */
-			add_counts(&s->counts, &b->counts);
+			vmsa_counts_add(&s->counts, &b->counts);
 			vmsa_traits_add_text(s->traits, &b->traits);
 			s->line_no += b->lines;
 			int err = b->err, err_errno = b->err_errno;

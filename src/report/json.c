@@ -303,11 +303,7 @@ static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
 	struct vmsa_source_counts all = {0};
 	for (size_t i = 0; i < sum->nsources; i++) {
 		json_object_array_add(srcs, source_obj(&sum->sources[i]));
-		all.lines_read += sum->sources[i].counts.lines_read;
-		all.lines_analyzed += sum->sources[i].counts.lines_analyzed;
-		all.lines_ignored += sum->sources[i].counts.lines_ignored;
-		all.lines_rejected += sum->sources[i].counts.lines_rejected;
-		all.lines_lost_markers += sum->sources[i].counts.lines_lost_markers;
+		vmsa_counts_add(&all, &sum->sources[i].counts);
 	}
 	add(in, "sources", srcs);
 	add(in, "lines_read", u64(all.lines_read));
