@@ -23,7 +23,7 @@ struct rec {
 	size_t nev, cap;
 	char *rejects; /* "line reason text\n" each */
 	size_t rlen;
-	int rc;
+	int rc, rc_again;
 	struct vmsa_source_counts counts;
 	struct vmsa_traits traits;
 	char format[32];
@@ -61,6 +61,10 @@ static void record(struct rec *x, const char *path, int threads, size_t batch)
 			continue;
 		if (r) {
 			x->rc = r;
+			/* asked again, the end stays the end */
+			while ((r = vmsa_source_next(s, &ev)) == VMSA_E_AGAIN)
+				;
+			x->rc_again = r;
 			break;
 		}
 		if (x->nev == x->cap) {
@@ -92,6 +96,8 @@ static void rec_free(struct rec *x)
 static void same(const struct rec *a, const struct rec *b, const char *what)
 {
 	ck_assert_msg(a->rc == b->rc, "%s: status %d vs %d", what, a->rc, b->rc);
+	ck_assert_msg(a->rc_again == a->rc && b->rc_again == b->rc, "%s: again %d, %d", what,
+		      a->rc_again, b->rc_again);
 	ck_assert_msg(a->nev == b->nev, "%s: %zu vs %zu events", what, a->nev, b->nev);
 	for (size_t i = 0; i < a->nev; i++) {
 		ck_assert_msg(memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i])) == 0 &&
