@@ -176,7 +176,7 @@ static inline const char *skip_spaces(const char *p, const char *e)
 
 /* Spaces and tabs from p on, in bulk: task names are right-aligned in 16
  * columns, timestamps in 12. */
-static const char *skip_sp_run(const char *p, const char *e)
+static __attribute__((noinline)) const char *skip_sp_run(const char *p, const char *e)
 {
 	if (SIMD16 && e - p >= 16) {
 		p = skip_spaces(p, e);
@@ -194,7 +194,7 @@ static const char *skip_sp_run(const char *p, const char *e)
 	return p;
 }
 
-static inline const char *skip_sp(const char *p, const char *e)
+static inline __attribute__((always_inline)) const char *skip_sp(const char *p, const char *e)
 {
 	/* most runs between columns are one space */
 	if (p == e || !is_sp(*p))
@@ -303,10 +303,10 @@ static inline unsigned lead_digits(uint64_t w, uint64_t *val)
 static const uint32_t ts_scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
 				      10000,	  1000,	     100,      10,	1};
 
-static bool parse_ts_slow(const char *p, const char *e, uint64_t *ns, const char **end,
-			  bool *fine);
+static __attribute__((noinline)) bool parse_ts_slow(const char *p, const char *e, uint64_t *ns,
+						    const char **end, bool *fine);
 
-static inline bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **end,
+static inline __attribute__((always_inline)) bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **end,
 			    bool *fine)
 {
 	if (WORDWISE && e - p >= 16) {
