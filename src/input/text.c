@@ -218,7 +218,8 @@ static enum num_status parse_num_slow(const char *p, const char *e, uint64_t *v,
 /* The common case inline: up to 19 decimal digits cannot overflow. */
 static inline enum num_status parse_num(const char *p, const char *e, uint64_t *v, bool *neg)
 {
-	if (p < e && e - p <= 19 && is_digit(*p) && !(e - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x')) {
+	/* (a sign, "0x" or any other non-digit goes the slow way) */
+	if (p < e && e - p <= 19) {
 		uint64_t x = 0;
 		for (const char *q = p; q < e; q++) {
 			if (!is_digit(*q))
