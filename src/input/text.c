@@ -201,6 +201,15 @@ static inline __attribute__((always_inline)) const char *skip_sp(const char *p, 
 		return p;
 	if (++p == e || !is_sp(*p))
 		return p;
+	if (WORDWISE && e - p >= 8) {
+		/* up to 8 more spaces as one word (a padded timestamp) */
+		uint64_t x = load64(p) ^ (ONES * ' ');
+		if (x) {
+			p += __builtin_ctzll(x) >> 3;
+			if (!is_sp(*p))
+				return p;
+		}
+	}
 	return skip_sp_run(p, e);
 }
 
@@ -379,7 +388,8 @@ struct header {
 	bool fine_ts;
 };
 
-static bool parse_pid(const char *s, const char *pe, struct header *h)
+/* first: where the line's leading spaces end (skip_sp(s, e)) */
+static bool parse_pid(const char *s, const char *first, const char *pe, struct header *h)
 {
 	/* s..pe is the text before [CPU] (and before any (TGID)), trimmed. */
 	const char *d = pe;
@@ -410,7 +420,7 @@ static bool parse_pid(const char *s, const char *pe, struct header *h)
 	} else {
 		return false;
 	}
-	const char *cs = skip_sp(s, ce);
+	const char *cs = first < ce ? first : ce; /* skip_sp(s, ce) */
 	if (h->perf)
 		while (ce > cs && is_sp(ce[-1]))
 			ce--;
@@ -421,7 +431,8 @@ static bool parse_pid(const char *s, const char *pe, struct header *h)
 }
 
 /* Try the '[' at q as the CPU column. */
-static bool try_cpu_at(const char *s, const char *q, const char *e, struct header *h)
+static bool try_cpu_at(const char *s, const char *first, const char *q, const char *e,
+		       struct header *h)
 {
 	const char *r = q + 1;
 	uint64_t cpu = 0;
@@ -486,10 +497,10 @@ static bool try_cpu_at(const char *s, const char *q, const char *e, struct heade
 			pe--;
 	}
 	h->cpu = (int32_t)cpu;
-	return parse_pid(s, pe, h);
+	return parse_pid(s, first, pe, h);
 }
 
-static bool parse_header(const char *s, const char *e, struct header *h)
+static bool parse_header(const char *s, const char *first, const char *e, struct header *h)
 {
 	for (const char *q = s; q < e; q++) {
 		q = find_byte(q, e, '[');
@@ -497,7 +508,7 @@ static bool parse_header(const char *s, const char *e, struct header *h)
 			return false;
 		if (q == s || !is_sp(q[-1]))
 			continue;
-		if (try_cpu_at(s, q, e, h))
+		if (try_cpu_at(s, first, q, e, h))
 			return true;
 	}
 	return false;
@@ -1450,7 +1461,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	}
 
 	struct header h;
-	if (!parse_header(line, e, &h)) {
+	if (!parse_header(line, s, e, &h)) {
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
 		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
