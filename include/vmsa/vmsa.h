@@ -275,7 +275,8 @@ void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
  * vmsa_source_set_threads() - decode a regular text file with @n threads
  * (1, the default: in the caller's thread; at most 16).  Events, rejects
  * and counts come out in input order, as with one thread.  Ignored for
- * pipes, trace.dat and when a poll timeout is set.  While the workers are
+ * pipes, trace.dat, files under 1 MiB or that report no size (tracefs,
+ * /proc) and when a poll timeout is set.  While the workers are
  * behind, vmsa_source_next() returns VMSA_E_AGAIN every 100 ms (so that a
  * caller can look at its signals); call it again.
  */

@@ -595,11 +595,16 @@ static void pool_free(struct vmsa_source *s)
 	s->pool = NULL;
 }
 
-/* Workers for a regular file read to its end; false: read serially. */
+/*
+ * Workers for a regular file of at least a batch; false: read serially.
+ * Files that say they are empty (tracefs' trace_pipe, /proc) may block and
+ * deliver little at a time: they are read serially, event by event.
+ */
 static bool pool_start(struct vmsa_source *s)
 {
 	struct stat st;
-	if (s->threads < 2 || s->poll_ms >= 0 || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (s->threads < 2 || s->poll_ms >= 0 || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)s->batch_bytes)
 		return false;
 	struct pool *pl = calloc(1, sizeof(*pl));
 	if (!pl)
