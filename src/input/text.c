@@ -502,7 +502,8 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 
 static bool parse_header(const char *s, const char *first, const char *e, struct header *h)
 {
-	for (const char *q = s; q < e; q++) {
+	/* (no '[' among the leading spaces: the search starts after them) */
+	for (const char *q = first; q < e; q++) {
 		q = find_byte(q, e, '[');
 		if (q == e)
 			return false;
