@@ -392,14 +392,15 @@ struct header {
 static bool parse_pid(const char *s, const char *first, const char *pe, struct header *h)
 {
 	/* s..pe is the text before [CPU] (and before any (TGID)), trimmed. */
+	/* the digits before pe, at most 10, read backwards */
 	const char *d = pe;
-	while (d > s && is_digit(d[-1]))
-		d--;
-	if (d == pe || pe - d > 10)
-		return false;
-	uint64_t pid = 0;
-	bool neg;
-	if (parse_num(d, pe, &pid, &neg) != NUM_OK || pid > INT32_MAX)
+	uint64_t pid = 0, unit = 1;
+	for (; d > s && is_digit(d[-1]); d--, unit *= 10) {
+		if (pe - d == 10)
+			return false;
+		pid += (uint64_t)(d[-1] - '0') * unit;
+	}
+	if (d == pe || pid > INT32_MAX)
 		return false;
 	const char *ce;
 	if (d > s && d[-1] == '-') {

@@ -181,6 +181,12 @@ static const struct line_case cases[] = {
 	{"a 40-column task name", "                        a very long task name here-77 [001] "
 	 "3.000001: mm_vmscan_wakeup_kswapd: order=0", EV, 0, VMSA_EV_WAKEUP_KSWAPD,
 	 "a very long task name here", 77, 1, 3000001000ull, 0},
+	{"a pid of 10 digits", "  a-0000000042 [001] 1.0: mm_vmscan_wakeup_kswapd: order=0", EV, 0,
+	 VMSA_EV_WAKEUP_KSWAPD, "a", 42, 1, 1000000000ull, 0},
+	{"a pid of 11 digits", "  a-00000000042 [001] 1.0: mm_vmscan_kswapd_sleep: nid=0", REJ,
+	 VMSA_REJECT_BAD_HEADER},
+	{"a pid over 2^31", "  a-2147483648 [001] 1.0: mm_vmscan_kswapd_sleep: nid=0", REJ,
+	 VMSA_REJECT_BAD_HEADER},
 	{"CPU over 2^20 is not a CPU column", "  a-1 [2097152] 1.0: mm_vmscan_kswapd_sleep: nid=0", REJ,
 	 VMSA_REJECT_BAD_HEADER},
 	{"a space inside the event name", "  a-1 [000] 1.0: mm_vmscan kswapd_sleep: nid=0", IGN},
