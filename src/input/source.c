@@ -70,7 +70,6 @@ struct pool {
 	uint64_t want_seq;	/* the consumer's */
 	bool reader_done;	/* under lock: workers may stop */
 	struct batch *cur;	/* being consumed */
-	int final, final_errno;	/* the consumer's: the end (EOF or an error) */
 };
 
 struct vmsa_source {
@@ -86,7 +85,7 @@ struct vmsa_source {
 	int threads;
 	size_t batch_bytes;
 	enum { MODE_UNDECIDED, MODE_SERIAL, MODE_PARALLEL } mode;
-	int final, final_errno;	/* serial: what ended the input */
+	int final, final_errno;	/* text: what ended the input (EOF, an error) */
 	struct pool *pool;
 	struct vmsa_text_parser *parser;
 	struct vmsa_traits *traits; /* the parser's, or trace.dat's */
@@ -675,10 +674,6 @@ static void report_rejects(struct vmsa_source *s, struct batch *b, size_t i)
 static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 {
 	struct pool *pl = s->pool;
-	if (pl->final) {
-		errno = pl->final_errno;
-		return pl->final;
-	}
 	for (;;) {
 		struct batch *b = pl->cur;
 		if (b) {
@@ -705,15 +700,12 @@ static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 			pl->want_seq++;
 			pthread_cond_broadcast(&pl->changed);
 			pthread_mutex_unlock(&pl->lock);
-			if (err || last) {
-				/* and again on every later call, as the serial reader does */
-				pl->final = err ? err : VMSA_E_EOF;
-				pl->final_errno = err_errno;
+			if (err) {
+				errno = err_errno;
+				return err;
 			}
-			if (pl->final) {
-				errno = pl->final_errno;
-				return pl->final;
-			}
+			if (last)
+				return VMSA_E_EOF;
 			continue;
 		}
 		/* the next batch in file order, waited for at most WAIT_MS */
@@ -746,13 +738,11 @@ int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 		return next_binary(s, ev);
 	if (s->mode == MODE_UNDECIDED)
 		s->mode = pool_start(s) ? MODE_PARALLEL : MODE_SERIAL;
-	if (s->mode == MODE_PARALLEL)
-		return next_parallel(s, ev);
 	if (s->final) {
 		errno = s->final_errno;
 		return s->final;
 	}
-	int r = next_serial(s, ev);
+	int r = s->mode == MODE_PARALLEL ? next_parallel(s, ev) : next_serial(s, ev);
 	if (r && r != VMSA_E_AGAIN) {
 		/* the end (EOF or an error) stays the end */
 		s->final = r;
