@@ -4,6 +4,7 @@
 #define VMSA_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <uthash.h>
 
 #include "vmsa/vmsa.h"
@@ -193,6 +194,25 @@ const char *vmsa_throttle_name(enum vmsa_throttle t);
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r);
 
 /* scanned/reclaimed totals of a counters block */
+/*
+ * Makes the array *p (of *cap elements of size bytes) hold at least need,
+ * doubling from first: 0 or VMSA_E_NOMEM (then *p is unchanged).
+ */
+static inline int vmsa_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : first;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return VMSA_E_NOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
 static inline uint64_t vmsa_scanned(const struct vmsa_counters *c)
 {
 	return c->scanned_file + c->scanned_anon + c->scanned_unknown;

@@ -212,14 +212,8 @@ void vmsa_counters_add(struct vmsa_counters *d, const struct vmsa_counters *s)
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
 {
-	if (r->nlat == r->lat_cap) {
-		size_t cap = r->lat_cap ? r->lat_cap * 2 : 16;
-		struct vmsa_latency *n = realloc(r->lat, cap * sizeof(*n));
-		if (!n)
-			return VMSA_E_NOMEM;
-		r->lat = n;
-		r->lat_cap = cap;
-	}
+	if (vmsa_grow((void **)&r->lat, &r->lat_cap, r->nlat + 1, sizeof(*r->lat), 16))
+		return VMSA_E_NOMEM;
 	r->lat[r->nlat++] = *l;
 	return 0;
 }

@@ -104,15 +104,9 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu, void *c
 			if (vmsa_bin_decode(&lv->dec, lv->tep, r, &ev, &why) != VMSA_BIN_EVENT)
 				continue;
 		}
-		if (lv->npend == lv->cap) {
-			size_t cap = lv->cap ? lv->cap * 2 : 1024;
-			struct pending *n = realloc(lv->pend, cap * sizeof(*n));
-			if (!n) {
-				lv->err = VMSA_E_NOMEM;
-				return 1;
-			}
-			lv->pend = n;
-			lv->cap = cap;
+		if (vmsa_grow((void **)&lv->pend, &lv->cap, lv->npend + 1, sizeof(*lv->pend), 1024)) {
+			lv->err = VMSA_E_NOMEM;
+			return 1;
 		}
 		struct pending *p = &lv->pend[lv->npend++];
 		p->ev = ev;

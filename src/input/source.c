@@ -373,21 +373,6 @@ static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
 
 /* ---- parallel: batches of whole lines -------------------------------- */
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, n * size);
-	if (!q)
-		return VMSA_E_NOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static void batch_reset(struct batch *b)
 {
 	b->off = b->len = b->nev = b->nrej = b->next_ev = b->next_rej = 0;
@@ -401,7 +386,7 @@ static void batch_reset(struct batch *b)
 static int add_reject(struct batch *b, uint64_t line, enum vmsa_reject_reason r, size_t off,
 		      size_t len)
 {
-	if (grow((void **)&b->rej, &b->rejcap, b->nrej + 1, sizeof(*b->rej)))
+	if (vmsa_grow((void **)&b->rej, &b->rejcap, b->nrej + 1, sizeof(*b->rej), 64))
 		return VMSA_E_NOMEM;
 	b->rej[b->nrej++] =
 		(struct reject_rec){.line = line, .ev_index = b->nev, .reason = r, .off = off, .len = len};
@@ -487,7 +472,7 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 		const char *nl = memchr(s, '\n', (size_t)(e - s));
 		size_t len = (size_t)((nl ? nl : e) - s);
 		if (b->nev == b->evcap &&
-		    grow((void **)&b->ev, &b->evcap, b->nev + 1024, sizeof(*b->ev))) {
+		    vmsa_grow((void **)&b->ev, &b->evcap, b->nev + 1024, sizeof(*b->ev), 64)) {
 			b->err = VMSA_E_NOMEM;
 			b->last = true;
 			break;
