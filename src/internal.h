@@ -4,7 +4,9 @@
 #define VMSA_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <uthash.h>
 
 #include "vmsa/vmsa.h"
@@ -194,6 +196,39 @@ const char *vmsa_throttle_name(enum vmsa_throttle t);
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r);
 
 /* scanned/reclaimed totals of a counters block */
+static inline uint64_t vmsa_load64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t vmsa_load32(const char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* memcmp(a, b, n) == 0 for the short strings of a line (names, keys,
+ * flags), inline and a word at a time. */
+static inline bool vmsa_same_bytes(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (vmsa_load64(a + i) != vmsa_load64(b + i))
+				return false;
+		return vmsa_load64(a + n - 8) == vmsa_load64(b + n - 8);
+	}
+	if (n >= 4)
+		return vmsa_load32(a) == vmsa_load32(b) &&
+		       vmsa_load32(a + n - 4) == vmsa_load32(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /*
  * Makes the array *p (of *cap elements of size bytes) hold at least need,
  * doubling from first: 0 or VMSA_E_NOMEM (then *p is unchanged).

@@ -362,23 +362,6 @@ int vmsa_stats_add_source(struct vmsa_stats *st, const char *name, const char *f
 
 /* ---- the state machines --------------------------------------------- */
 
-/* memcmp() == 0 for the short names of every event, without a call */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return false;
-	}
-	for (; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
 static bool is_placeholder(const char *c, size_t n)
 {
 	return n == 5 && memcmp(c, VMSA_COMM_PLACEHOLDER, 5) == 0;
@@ -470,7 +453,8 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 	if (t->folded)
 		return 0;
 	/* the common case: the name of this task's last event, in the task */
-	if (t->row && t->last_len == ev->comm_len && same_bytes(t->last_comm, ev->comm, ev->comm_len))
+	if (t->row && t->last_len == ev->comm_len &&
+	    vmsa_same_bytes(t->last_comm, ev->comm, ev->comm_len))
 		return 0;
 	if (!t->row && st->nrows >= st->max_tasks) {
 		/* a known (pid, name) keeps its row; a new one is folded, its name
@@ -488,7 +472,7 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 	}
 	if (t->row) {
 		const struct vmsa_comm *cur = st->comms.by_id[t->comm_id];
-		if (cur->len == ev->comm_len && same_bytes(cur->name, ev->comm, ev->comm_len)) {
+		if (cur->len == ev->comm_len && vmsa_same_bytes(cur->name, ev->comm, ev->comm_len)) {
 			remember_comm(t, ev);
 			return 0;
 		}

@@ -47,20 +47,6 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static inline uint64_t load64(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t load32(const char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 /*
  * Eight bytes at a time (little-endian machines; others take the byte
  * loops): for a word w, the lowest byte that equals c is the lowest byte
@@ -127,7 +113,7 @@ static inline const char *find_byte(const char *p, const char *e, char c)
 #undef MATCH_C
 	if (WORDWISE)
 		for (; e - p >= 8; p += 8) {
-			uint64_t m = match_byte(load64(p), (unsigned char)c);
+			uint64_t m = match_byte(vmsa_load64(p), (unsigned char)c);
 			if (m)
 				return p + (__builtin_ctzll(m) >> 3);
 		}
@@ -152,7 +138,7 @@ static inline const char *find_sp(const char *p, const char *e)
 {
 	if (WORDWISE)
 		for (; e - p >= 8; p += 8) {
-			uint64_t w = load64(p);
+			uint64_t w = vmsa_load64(p);
 			/* each mask's lowest bit is exact, so is their union's */
 			uint64_t m = match_byte(w, ' ') | match_byte(w, '\t');
 			if (m)
@@ -182,7 +168,7 @@ static __attribute__((noinline)) const char *skip_sp_run(const char *p, const ch
 		p = skip_spaces(p, e);
 	} else if (WORDWISE) {
 		for (; e - p >= 8; p += 8) {
-			uint64_t x = load64(p) ^ (ONES * ' ');
+			uint64_t x = vmsa_load64(p) ^ (ONES * ' ');
 			if (x) {
 				p += __builtin_ctzll(x) >> 3;
 				break;
@@ -203,7 +189,7 @@ static inline __attribute__((always_inline)) const char *skip_sp(const char *p, 
 		return p;
 	if (WORDWISE && e - p >= 8) {
 		/* up to 8 more spaces as one word (a padded timestamp) */
-		uint64_t x = load64(p) ^ (ONES * ' ');
+		uint64_t x = vmsa_load64(p) ^ (ONES * ' ');
 		if (x) {
 			p += __builtin_ctzll(x) >> 3;
 			if (!is_sp(*p))
@@ -322,8 +308,8 @@ static inline __attribute__((always_inline)) bool parse_ts(const char *p, const 
 	if (WORDWISE && e - p >= 16) {
 		/* the usual "S.F" with at most 7 digits each: a word at a time */
 		uint64_t sec, frac;
-		unsigned n = lead_digits(load64(p), &sec), m;
-		if (n && n < 8 && p[n] == '.' && (m = lead_digits(load64(p + n + 1), &frac)) &&
+		unsigned n = lead_digits(vmsa_load64(p), &sec), m;
+		if (n && n < 8 && p[n] == '.' && (m = lead_digits(vmsa_load64(p + n + 1), &frac)) &&
 		    m < 8) {
 			*ns = sec * 1000000000ull + frac * ts_scale[m];
 			*fine = m > 6;
@@ -439,7 +425,7 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 	uint64_t cpu = 0;
 	const char *ds = r;
 	unsigned n;
-	if (WORDWISE && e - r >= 8 && (n = lead_digits(load64(r), &cpu)) < 8) {
+	if (WORDWISE && e - r >= 8 && (n = lead_digits(vmsa_load64(r), &cpu)) < 8) {
 		r += n; /* "001]": the usual few digits at once */
 	} else {
 		for (cpu = 0; r < e && is_digit(*r); r++) {
@@ -559,27 +545,10 @@ struct fields {
 	struct span v[K__COUNT];
 };
 
-/* memcmp(a, b, n) == 0 for the short strings of a line, inline. */
-static inline bool same(const char *a, const char *b, size_t n)
-{
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8)
-			if (load64(a + i) != load64(b + i))
-				return false;
-		return load64(a + n - 8) == load64(b + n - 8);
-	}
-	if (n >= 4)
-		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
 static enum key key_of(const char *k, size_t n)
 {
 	for (int i = 0; i < K__COUNT; i++)
-		if (key_names[i].len == n && same(key_names[i].name, k, n))
+		if (key_names[i].len == n && vmsa_same_bytes(key_names[i].name, k, n))
 			return (enum key)i;
 	return K_NONE;
 }
@@ -698,7 +667,7 @@ static inline bool take_token(const struct layout *l, const struct layout_slot *
 			return false;
 	} else
 #endif
-	if (!same(p, l->keys + s->koff, s->klen)) {
+	if (!vmsa_same_bytes(p, l->keys + s->koff, s->klen)) {
 		return false;
 	}
 	if (s->key != K_NONE) { /* no repeats: the learning took the first */
@@ -957,7 +926,7 @@ static unsigned flag_hash(const char *p, size_t n)
 {
 	uint64_t h = n;
 	if (n >= 8)
-		h ^= load64(p + n / 2 - 4) ^ load64(p + n - 8);
+		h ^= vmsa_load64(p + n / 2 - 4) ^ vmsa_load64(p + n - 8);
 	else
 		for (size_t i = 0; i < n; i++)
 			h = (h << 8) ^ (unsigned char)p[i];
@@ -970,7 +939,7 @@ static int parse_flags(const struct span *s, const struct flag_set *set, struct 
 	if (s->len > sizeof(memo->text))
 		return parse_flags_text(s, set, out);
 	struct flag_memo *m = &memo[flag_hash(s->p, s->len)];
-	if (m->set == set && m->len == s->len && same(m->text, s->p, s->len)) {
+	if (m->set == set && m->len == s->len && vmsa_same_bytes(m->text, s->p, s->len)) {
 		*out = m->bits;
 		return 0;
 	}
@@ -1002,13 +971,13 @@ static int parse_flags_text(const struct span *s, const struct flag_set *set, ui
 		while (p < e && *p != '|')
 			p++;
 		size_t len = (size_t)(p - t);
-		if (len < set->plen || !same(t, set->prefix, set->plen))
+		if (len < set->plen || !vmsa_same_bytes(t, set->prefix, set->plen))
 			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
 		t += set->plen;
 		len -= set->plen;
 		size_t i;
 		for (i = 0; i < set->n; i++)
-			if (set->names[i].len == len && same(set->names[i].name, t, len))
+			if (set->names[i].len == len && vmsa_same_bytes(set->names[i].name, t, len))
 				break;
 		if (i == set->n)
 			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
@@ -1062,7 +1031,7 @@ static int get_lru(const struct fields *f, enum vmsa_lru *lru)
 	if (!s)
 		return FIELD_ABSENT;
 	for (unsigned i = 0; i < 5; i++)
-		if (names[i].len == s->len && same(names[i].name, s->p, s->len)) {
+		if (names[i].len == s->len && vmsa_same_bytes(names[i].name, s->p, s->len)) {
 			*lru = (enum vmsa_lru)(VMSA_LRU_INACTIVE_ANON + i);
 			return 0;
 		}
@@ -1391,7 +1360,7 @@ static int find_event(const struct vmsa_text_parser *p, const char *name, size_t
 		int i = p->event_slot[h];
 		if (i < 0)
 			return -1;
-		if (events[i].len == len && same(events[i].name, name, len))
+		if (events[i].len == len && vmsa_same_bytes(events[i].name, name, len))
 			return i;
 	}
 }
