@@ -302,8 +302,8 @@ static void reject_too_long(struct vmsa_source_counts *c)
 }
 
 /* 1: an event for the caller; 0: line consumed */
-static inline __attribute__((always_inline)) int handle_line(struct vmsa_source *s, const char *line,
-							size_t len, struct vmsa_event *ev)
+static inline __attribute__((always_inline)) int
+handle_line(struct vmsa_source *s, const char *line, size_t len, struct vmsa_event *ev)
 {
 	enum vmsa_reject_reason reason;
 	s->line_no++;

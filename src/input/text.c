@@ -302,8 +302,8 @@ static const uint32_t ts_scale[10] = {1000000000, 100000000, 10000000, 1000000, 
 static __attribute__((noinline)) bool parse_ts_slow(const char *p, const char *e, uint64_t *ns,
 						    const char **end, bool *fine);
 
-static inline __attribute__((always_inline)) bool parse_ts(const char *p, const char *e, uint64_t *ns, const char **end,
-			    bool *fine)
+static inline __attribute__((always_inline)) bool
+parse_ts(const char *p, const char *e, uint64_t *ns, const char **end, bool *fine)
 {
 	if (WORDWISE && e - p >= 16) {
 		/* the usual "S.F" with at most 7 digits each: a word at a time */
@@ -567,8 +567,8 @@ static inline void set_field(struct fields *f, enum key k, const char *v, size_t
  * The general reader: "k=v k=v ..."; a key starts after the spaces and ends
  * at '='; a value ends at the next space.  A token without '=' before a key
  * ("page=... foo k=v"): the key is what follows the last space before '='.
- * Returns true when the text was exactly "k=v" tokens one space apart, which
- * is what a layout (below) can be learned from.
+ * When the text was exactly "k=v" tokens one space apart, *learn becomes
+ * its layout (below); otherwise *learn is marked not learned.
  */
 #define MAX_KEY 64
 
@@ -700,7 +700,7 @@ static bool read_fields_layout(const struct layout *l, const char *p, const char
 	return next_space(&sp) == e && take_token(l, &l->slot[n - 1], p, e, e, f);
 }
 
-static bool read_fields_general(const char *p, const char *e, struct fields *f,
+static void read_fields_general(const char *p, const char *e, struct fields *f,
 				struct layout *learn)
 {
 	const char *start = p, *prev_end = NULL;
@@ -755,11 +755,8 @@ static bool read_fields_general(const char *p, const char *e, struct fields *f,
 	/* the text ended with the last value: nothing unread, no cap reached */
 	if ((prev_end ? prev_end : start) != e || n == MAX_FIELDS)
 		clean = false;
-	if (learn) {
-		learn->learned = clean;
-		learn->n = clean ? (uint8_t)n : 0;
-	}
-	return clean;
+	learn->learned = clean;
+	learn->n = clean ? (uint8_t)n : 0;
 }
 
 /* Flag strings repeat line after line: the ones read are remembered. */
