@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -556,6 +557,24 @@ static int run_check(struct cli *c, int n, char **paths)
 	return status;
 }
 
+/* An option's count from lo to hi (the caller says what is wrong). */
+static bool count_arg(const char *arg, long long lo, long long hi, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(arg, &end, 10);
+	return !errno && !*end && *v >= lo && *v <= hi;
+}
+
+/* An option's seconds, more than 0. */
+static bool seconds_arg(const char *arg, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(arg, &end);
+	return !errno && !*end && *v > 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = {.format = "classic", .max_messages = 20, .last_int = -1};
@@ -589,7 +608,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
-	char *end;
+	long long v;
 	while ((opt = getopt_long(argc, argv, "f:j:t:qhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -622,17 +641,13 @@ int main(int argc, char **argv)
 			c.latencies_path = optarg;
 			break;
 		case O_INTERVAL:
-			errno = 0;
-			c.interval = strtod(optarg, &end);
-			if (errno || *end || !(c.interval > 0)) {
+			if (!seconds_arg(optarg, &c.interval)) {
 				fprintf(stderr, "vmscan-analyze: --interval wants seconds > 0\n");
 				return EXIT_USAGE;
 			}
 			break;
 		case O_DURATION:
-			errno = 0;
-			c.duration = strtod(optarg, &end);
-			if (errno || *end || !(c.duration > 0)) {
+			if (!seconds_arg(optarg, &c.duration)) {
 				fprintf(stderr, "vmscan-analyze: --duration wants seconds > 0\n");
 				return EXIT_USAGE;
 			}
@@ -660,33 +675,26 @@ int main(int argc, char **argv)
 			c.strict = true;
 			break;
 		case O_MAXMSG:
-			errno = 0;
-			c.max_messages = strtol(optarg, &end, 10);
-			if (errno || *end || c.max_messages < 0) {
+			if (!count_arg(optarg, 0, LONG_MAX, &v)) {
 				fprintf(stderr, "vmscan-analyze: --max-messages wants a count\n");
 				return EXIT_USAGE;
 			}
+			c.max_messages = (long)v;
 			break;
-		case O_MAXTASKS: {
-			errno = 0;
-			long long v = strtoll(optarg, &end, 10);
-			if (errno || *end || v < 1) {
+		case O_MAXTASKS:
+			if (!count_arg(optarg, 1, LLONG_MAX, &v)) {
 				fprintf(stderr, "vmscan-analyze: --max-tasks wants a count >= 1\n");
 				return EXIT_USAGE;
 			}
 			c.max_tasks = (size_t)v;
 			break;
-		}
-		case O_THREADS: {
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 16) {
+		case O_THREADS:
+			if (!count_arg(optarg, 1, 16, &v)) {
 				fprintf(stderr, "vmscan-analyze: --threads wants a count from 1 to 16\n");
 				return EXIT_USAGE;
 			}
 			c.threads = (int)v;
 			break;
-		}
 		case 'q':
 			c.quiet = true;
 			break;
