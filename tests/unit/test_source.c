@@ -150,16 +150,20 @@ static char *temp_from(const char *cmd)
 	return path;
 }
 
+/* check_file() on what cmd prints, in a file of its own */
+static void check_output_of(const char *cmd, unsigned long min_events)
+{
+	char *p = temp_from(cmd);
+	check_file(p, min_events);
+	unlink(p);
+	free(p);
+}
+
 START_TEST(test_fixtures_serial_vs_threads)
 {
-	char *p = temp_from("cat " FIXTURES_DIR "/handmade/*.txt " FIXTURES_DIR "/synthetic/*.txt");
-	check_file(p, 100);
-	unlink(p);
-	free(p);
-	p = temp_from("xz -dc " FIXTURES_DIR "/6.1/dirty-swap/upstream/trace.txt.xz | head -c 3000000");
-	check_file(p, 10000);
-	unlink(p);
-	free(p);
+	check_output_of("cat " FIXTURES_DIR "/handmade/*.txt " FIXTURES_DIR "/synthetic/*.txt", 100);
+	check_output_of("xz -dc " FIXTURES_DIR "/6.1/dirty-swap/upstream/trace.txt.xz | head -c 3000000",
+			10000);
 }
 END_TEST
 
@@ -204,18 +208,9 @@ END_TEST
 
 START_TEST(test_not_text_serial_vs_threads)
 {
-	char *p = temp_from("printf 'PERFILE2 and more'");
-	check_file(p, 0);
-	unlink(p);
-	free(p);
-	p = temp_from("cat " FIXTURES_DIR "/6.1/highalloc/upstream/trace.dat");
-	check_file(p, 0);
-	unlink(p);
-	free(p);
-	p = temp_from("true");
-	check_file(p, 0);
-	unlink(p);
-	free(p);
+	check_output_of("printf 'PERFILE2 and more'", 0);
+	check_output_of("cat " FIXTURES_DIR "/6.1/highalloc/upstream/trace.dat", 0);
+	check_output_of("true", 0);
 }
 END_TEST
 
