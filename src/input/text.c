@@ -164,18 +164,8 @@ static inline const char *skip_spaces(const char *p, const char *e)
  * columns, timestamps in 12. */
 static __attribute__((noinline)) const char *skip_sp_run(const char *p, const char *e)
 {
-	if (SIMD16 && e - p >= 16) {
-		p = skip_spaces(p, e);
-	} else if (WORDWISE) {
-		for (; e - p >= 8; p += 8) {
-			uint64_t x = vmsa_load64(p) ^ (ONES * ' ');
-			if (x) {
-				p += __builtin_ctzll(x) >> 3;
-				break;
-			}
-		}
-	}
-	while (p < e && is_sp(*p))
+	p = skip_spaces(p, e);
+	while (p < e && is_sp(*p)) /* tabs, and spaces after them */
 		p++;
 	return p;
 }
