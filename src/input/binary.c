@@ -113,10 +113,6 @@ static long long snum(struct tep_format_field *f, unsigned long long v)
 	return (long long)v;
 }
 
-#define WB_ANON 0x1u
-#define WB_FILE 0x2u
-#define WB_SYNC 0x4u
-
 /* Fill *ev from record r of a described vmscan event; reject reason on failure. */
 static int decode(struct vmsa_bin_decoder *td, struct evdesc *d, struct tep_record *r,
 		  struct vmsa_event *ev)
@@ -193,7 +189,7 @@ static int decode(struct vmsa_bin_decoder *td, struct evdesc *d, struct tep_reco
 			td->traits->writes_with_flags++;
 			if (flags & WB_SYNC)
 				td->traits->writes_flag_sync++;
-			ev->file = (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+			ev->file = vmsa_wb_file(flags);
 			ev->sync = (flags & WB_SYNC) ? 1 : 0;
 		} else {
 			GET(file, f, true);
@@ -219,7 +215,7 @@ static int decode(struct vmsa_bin_decoder *td, struct evdesc *d, struct tep_reco
 		GET(immediate, ev->nr_immediate, false);
 		if (d->flags) {
 			GET(flags, flags, true);
-			ev->file = (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+			ev->file = vmsa_wb_file(flags);
 		}
 		break;
 	}
@@ -230,7 +226,7 @@ static int decode(struct vmsa_bin_decoder *td, struct evdesc *d, struct tep_reco
 		GET(deactivated, ev->nr_deactivated, false);
 		if (d->flags) {
 			GET(flags, flags, true);
-			ev->file = (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+			ev->file = vmsa_wb_file(flags);
 		}
 		break;
 	}

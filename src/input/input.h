@@ -7,6 +7,19 @@
 
 #include <event-parse.h>
 
+/* reclaim_flags of the writeback events, include/trace/events/vmscan.h 2.6.36 .. 6.x */
+#define WB_ANON 0x1u
+#define WB_FILE 0x2u
+#define WB_SYNC 0x4u
+#define WB_ASYNC 0x8u
+#define WB_MIXED 0x10u
+
+/* What the flags say of the pages: 1 file, 0 anon, -1 neither. */
+static inline int8_t vmsa_wb_file(uint64_t flags)
+{
+	return (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+}
+
 /* ---- text (text.c) ---- */
 /* Learned field layouts on (the default) or off: tests compare the two. */
 void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on);

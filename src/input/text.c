@@ -976,12 +976,7 @@ static int parse_flags_text(const struct span *s, const struct flag_set *set, ui
 	return 0;
 }
 
-/* include/trace/events/vmscan.h, 2.6.36 .. 6.x */
-#define WB_ANON 0x1u
-#define WB_FILE 0x2u
-#define WB_SYNC 0x4u
-#define WB_ASYNC 0x8u
-#define WB_MIXED 0x10u
+/* include/trace/events/vmscan.h, 2.6.36 .. 6.x (WB_*: input.h) */
 static const struct flag_name reclaim_names[] = {
 	FLAG("ANON", WB_ANON), FLAG("FILE", WB_FILE), FLAG("MIXED", WB_MIXED),
 	FLAG("SYNC", WB_SYNC), FLAG("ASYNC", WB_ASYNC), FLAG("NONE", 0),
@@ -1141,7 +1136,7 @@ DECODER(dec_write)
 		p->traits.writes_with_flags++;
 		if (flags & WB_SYNC)
 			p->traits.writes_flag_sync++;
-		ev->file = (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+		ev->file = vmsa_wb_file(flags);
 		/* SYNC and ASYNC both say; from 5.x reclaim is always async */
 		ev->sync = (flags & WB_SYNC) ? 1 : 0;
 	} else {
@@ -1183,7 +1178,7 @@ DECODER(dec_shrink_inactive)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		ev->file = (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+		ev->file = vmsa_wb_file(flags);
 	return 0;
 }
 
@@ -1198,7 +1193,7 @@ DECODER(dec_shrink_active)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		ev->file = (flags & WB_FILE) ? 1 : (flags & WB_ANON) ? 0 : -1;
+		ev->file = vmsa_wb_file(flags);
 	return 0;
 }
 
