@@ -21,7 +21,8 @@ static inline int8_t vmsa_wb_file(uint64_t flags)
 }
 
 /* ---- text (text.c) ---- */
-/* Learned field layouts on (the default) or off: tests compare the two. */
+/* The shortcuts on (the default) or off: learned field layouts and the
+ * remembered task columns of a line's start; tests compare the two. */
 void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on);
 uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p);
 struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);

@@ -362,6 +362,8 @@ struct header {
 	const char *fields, *end;
 	bool perf;
 	bool fine_ts;
+	const char *cpu_col; /* parse_header(): the '[' of the CPU column */
+	bool first_lb;	     /* parse_header(): it is the line's first '[' */
 };
 
 /* first: where the line's leading spaces end (skip_sp(s, e)) */
@@ -407,9 +409,8 @@ static bool parse_pid(const char *s, const char *first, const char *pe, struct h
 	return true;
 }
 
-/* Try the '[' at q as the CPU column. */
-static bool try_cpu_at(const char *s, const char *first, const char *q, const char *e,
-		       struct header *h)
+/* The columns from the '[' at q on: CPU, flags, timestamp, event name. */
+static bool cpu_to_name(const char *q, const char *e, struct header *h)
 {
 	const char *r = q + 1;
 	uint64_t cpu = 0;
@@ -458,7 +459,16 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 	h->name_len = (size_t)(r - last);
 	h->fields = skip_sp(r + 1, e);
 	h->end = e;
+	h->cpu = (int32_t)cpu;
+	return true;
+}
 
+/* Try the '[' at q as the CPU column. */
+static bool try_cpu_at(const char *s, const char *first, const char *q, const char *e,
+		       struct header *h)
+{
+	if (!cpu_to_name(q, e, h))
+		return false;
 	/* the task and pid before [CPU], skipping a "(TGID)" column */
 	const char *pe = q;
 	while (pe > s && is_sp(pe[-1]))
@@ -473,23 +483,84 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 		while (pe > s && is_sp(pe[-1]))
 			pe--;
 	}
-	h->cpu = (int32_t)cpu;
 	return parse_pid(s, first, pe, h);
 }
 
+/* h->cpu_col: the '[' of the CPU column; h->first_lb: the line's first '[' */
 static bool parse_header(const char *s, const char *first, const char *e, struct header *h)
 {
 	/* (no '[' among the leading spaces: the search starts after them) */
+	h->first_lb = true;
 	for (const char *q = first; q < e; q++) {
 		q = find_byte(q, e, '[');
 		if (q == e)
 			return false;
-		if (q == s || !is_sp(q[-1]))
+		if (q == s || !is_sp(q[-1])) {
+			h->first_lb = false;
 			continue;
-		if (try_cpu_at(s, first, q, e, h))
+		}
+		if (try_cpu_at(s, first, q, e, h)) {
+			h->cpu_col = q;
 			return true;
+		}
+		h->first_lb = false;
 	}
 	return false;
+}
+
+/*
+ * Lines of one task begin alike: "<spaces><comm>-<pid> [".  A line that
+ * begins with the same bytes, up to and including the first '[', as a
+ * line whose header was read has the same task and pid (they depend on
+ * nothing after that '['), and its CPU column is at the same place, as
+ * parse_header() finds the CPU column at the first '[' that leads to a
+ * valid header.  So only the columns after it are read.  (No such start
+ * is one of a "CPU:N [" lost-events marker, whose '[' follows no pid, nor
+ * of a '#' comment: those lines are told apart before any header.)
+ */
+#define TASK_MEMO 256
+#define TASK_PREFIX 48
+struct task_memo {
+	uint8_t plen;	/* 0: empty; bytes of prefix, the '[' last */
+	bool perf;
+	uint16_t comm_off, comm_len;
+	int32_t pid;
+	char prefix[TASK_PREFIX];
+};
+
+/* A hash of the line's first 24 bytes (e - s >= 24) */
+static inline unsigned task_hash(const char *s)
+{
+	uint64_t h = vmsa_load64(s) * 0x9E3779B97F4A7C15ull;
+	h ^= vmsa_load64(s + 8) * 0xC2B2AE3D27D4EB4Full;
+	h ^= vmsa_load64(s + 16) * 0x165667B19E3779F9ull;
+	return (unsigned)(h >> 56) % TASK_MEMO;
+}
+
+static inline bool memo_header(const struct task_memo *m, const char *s, const char *e,
+			       struct header *h)
+{
+	if (!m->plen || (size_t)(e - s) <= m->plen || !vmsa_same_bytes(s, m->prefix, m->plen) ||
+	    !cpu_to_name(s + m->plen - 1, e, h))
+		return false;
+	h->comm = s + m->comm_off;
+	h->comm_len = m->comm_len;
+	h->pid = m->pid;
+	h->perf = m->perf;
+	return true;
+}
+
+static inline void memo_store(struct task_memo *m, const char *s, const struct header *h)
+{
+	size_t plen = (size_t)(h->cpu_col + 1 - s);
+	if (!h->first_lb || plen > TASK_PREFIX || h->comm_len > UINT16_MAX)
+		return;
+	m->plen = (uint8_t)plen;
+	memcpy(m->prefix, s, plen);
+	m->comm_off = (uint16_t)(h->comm - s);
+	m->comm_len = (uint16_t)h->comm_len;
+	m->pid = h->pid;
+	m->perf = h->perf;
 }
 
 /* ---- fields ------------------------------------------------------ */
@@ -764,6 +835,7 @@ struct vmsa_text_parser {
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
 	int8_t event_slot[64];	  /* events[] by name hash */
+	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
 	struct layout layout[NEVENTS];
 };
 
@@ -1399,6 +1471,13 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	if (e > s && e[-1] == '\r')
 		e--;
 	p->last_unknown_vmscan = false;
+	struct header h;
+	struct task_memo *tm = NULL;
+	if (WORDWISE && e - s >= 24) {
+		tm = &p->task_memo[task_hash(s)];
+		if (!p->general_only && memo_header(tm, s, e, &h))
+			goto have_header;
+	}
 	s = skip_sp(s, e);
 	if (s == e || *s == '#')
 		return VMSA_LINE_IGNORED;
@@ -1413,7 +1492,6 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		}
 	}
 
-	struct header h;
 	if (!parse_header(line, s, e, &h)) {
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
@@ -1425,6 +1503,9 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		}
 		return VMSA_LINE_IGNORED;
 	}
+	if (tm)
+		memo_store(tm, line, &h);
+have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {
 		p->last_unknown_vmscan = h.name_len > 10 && memcmp(h.name, "mm_vmscan_", 10) == 0;

@@ -167,6 +167,70 @@ START_TEST(test_alternating_layouts)
 }
 END_TEST
 
+/* Each line of l after each other, in fresh parsers; traits compared too. */
+static void pairs_of(const char *const *l, size_t n)
+{
+	struct pair p;
+	pair_init(&p);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			both(&p, l[i], strlen(l[i]));
+			both(&p, l[j], strlen(l[j]));
+		}
+	ck_assert_msg(memcmp(vmsa_text_parser_traits(p.fast), vmsa_text_parser_traits(p.general),
+			     sizeof(struct vmsa_traits)) == 0,
+		      "traits differ");
+	ck_assert_uint_gt(p.events, 0);
+	pair_free(&p);
+}
+
+/*
+ * Lines that begin like an earlier one up to its CPU column's '[' reuse its
+ * task and pid; each of these follows a line that taught it that start.
+ */
+START_TEST(test_task_memo)
+{
+	static const char *const l[] = {
+		"            b-1     [000] .... 1.0: mm_vmscan_kswapd_sleep: nid=0",
+		/* same start, the column after it not a CPU: a later '[' is */
+		"            b-1     [x] c-2 [001] 2.0: mm_vmscan_kswapd_sleep: nid=0",
+		"            b-1     [000] junk [001] 2.0: mm_vmscan_kswapd_sleep: nid=0",
+		"            b-1     [000] 2.0 mm_vmscan_kswapd_sleep: nid=0",
+		"            b-1     [000] .... 3.0: mm_vmscan_kswapd_sleep: nid=0\r",
+		/* the same start, a line of another event, one not vmscan's */
+		"            b-1     [001] d..1 4.0: mm_vmscan_kswapd_wake: nid=0 zid=1 order=3",
+		"            b-1     [001] d..1 4.0: sched_switch: prev_comm=b prev_pid=1",
+		/* a '[' in the task name */
+		"     a [1] 2.0:-7   [002] .... 5.0: mm_vmscan_kswapd_sleep: nid=1",
+		"     a [1] 2.0:-8   [002] .... 5.0: mm_vmscan_kswapd_sleep: nid=1",
+		/*
+		 * The CPU column found at a later '[' than the first: a line that
+		 * begins the same may have it at the first (tab before [002]).
+		 */
+		"  z-3 [1] 2.0: x-7\t[002] 5.0: mm_vmscan_kswapd_sleep: nid=1",
+		"  z-3 [1] 2.0: x-7\t[002]6.0:mm_vmscan_kswapd_sleep: nid=1",
+		/* a task that begins with 'C', as a lost-events marker does */
+		"       CPU:1-9      [003] .... 6.0: mm_vmscan_kswapd_sleep: nid=0",
+		"CPU:1 [LOST 5 EVENTS]",
+		"       CPU:1 [LOST 5 EVENTS]",
+		/* a TGID column */
+		"         kswapd0-46      (   46) [001] .... 8.0: mm_vmscan_kswapd_sleep: nid=0",
+		"         kswapd0-46      (   46) [001] .... 8.0: mm_vmscan_kswapd_sleep: nid=1",
+		/* exactly the remembered start, nothing after it */
+		"            b-1     [",
+		"            b-1     [0",
+	};
+	pairs_of(l, sizeof(l) / sizeof(l[0]));
+	/* perf's layout, first taught by a line of another event: the
+	 * dialect comes from the first vmscan line */
+	static const char *const perf[] = {
+		"          stress  1234/1235 [001]     7.000001: sched:sched_switch: prev_pid=1",
+		"          stress  1234/1235 [001]     7.000002: vmscan:mm_vmscan_kswapd_sleep: nid=2",
+	};
+	pairs_of(perf, 2);
+}
+END_TEST
+
 /* Every line of the fixtures, real captures included, in order. */
 static void whole_file(struct pair *p, const char *cmd)
 {
@@ -205,6 +269,7 @@ Suite *layouts_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_damaged_lines);
 	tcase_add_test(tc, test_alternating_layouts);
+	tcase_add_test(tc, test_task_memo);
 	tcase_add_test(tc, test_fixture_files);
 	suite_add_tcase(s, tc);
 	return s;
