@@ -21,10 +21,14 @@ static inline int8_t vmsa_wb_file(uint64_t flags)
 }
 
 /* ---- text (text.c) ---- */
-/* The shortcuts on (the default) or off: learned field layouts and the
- * remembered task columns of a line's start; tests compare the two. */
+/* The shortcuts on (the default) or off: learned field layouts, the
+ * remembered task columns of a line's start and the remembered values of a
+ * field text; tests compare the two. */
 void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on);
 uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p);
+uint64_t vmsa_text_parser_value_reads(const struct vmsa_text_parser *p);
+/* Remembered values alone on (the default) or off. */
+void vmsa_text_parser_remember_values(struct vmsa_text_parser *p, bool on);
 struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);
 /* One line decoded and counted in *c (read, analyzed, ignored, rejected...). */
 enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,

@@ -34,6 +34,7 @@
 
 #define NEVENTS 21 /* events[] below */
 struct vmsa_text_parser;
+struct value_memo;
 
 /* ---- small scanners over [p, e) --------------------------------- */
 
@@ -831,11 +832,14 @@ struct flag_memo {
 struct vmsa_text_parser {
 	struct vmsa_traits traits;
 	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
-	bool general_only;	  /* layouts off (tests compare both readers) */
+	bool general_only;	  /* shortcuts off (tests compare both readers) */
+	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
+	uint64_t value_reads;	  /* lines whose values were remembered */
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
 	int8_t event_slot[64];	  /* events[] by name hash */
 	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
+	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
 	struct layout layout[NEVENTS];
 };
 
@@ -858,6 +862,10 @@ int vmsa_text_parser_new(struct vmsa_text_parser **out)
 
 void vmsa_text_parser_free(struct vmsa_text_parser *p)
 {
+	if (!p)
+		return;
+	for (int i = 0; i < NEVENTS; i++)
+		free(p->value_memo[i]);
 	free(p);
 }
 
@@ -871,9 +879,19 @@ void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on)
 	p->general_only = !on;
 }
 
+void vmsa_text_parser_remember_values(struct vmsa_text_parser *p, bool on)
+{
+	p->no_value_memo = !on;
+}
+
 uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p)
 {
 	return p->layout_reads;
+}
+
+uint64_t vmsa_text_parser_value_reads(const struct vmsa_text_parser *p)
+{
+	return p->value_reads;
 }
 
 static void read_fields(struct vmsa_text_parser *p, int event, const char *s, const char *e,
@@ -1419,6 +1437,93 @@ static int find_event(const struct vmsa_text_parser *p, const char *name, size_t
 	}
 }
 
+/* ---- remembered values ------------------------------------------ */
+
+/*
+ * Field texts repeat too: "isolate_mode=0 classzone=2 order=0 nr_requested=32
+ * nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file" comes back line
+ * after line.  A "k=v" event's decoder reads nothing but its fields (and the
+ * parser's flag memo, a cache), so what it made of a text is remembered,
+ * by event and a hash of the text, and given again for the same text: the
+ * values, and what it counted in the traits.  Rejected lines are decoded
+ * every time.
+ */
+#define VALUE_MEMO 32  /* per event, by a hash of the text */
+#define VALUE_TEXT 256 /* longer field texts are decoded every time */
+
+/* the traits a decoder counts */
+#define DECODER_TRAITS(X)                                                           \
+	X(lines_with_lru_name) X(lines_without_lru_name) X(writes_with_sync_field) \
+	X(writes_with_flags) X(writes_flag_sync) X(write_folio_events)             \
+	X(writes_with_nr_pages)
+
+struct decoder_traits {
+#define DT_FIELD(n) uint64_t n;
+	DECODER_TRAITS(DT_FIELD)
+#undef DT_FIELD
+};
+
+struct value_memo {
+	uint16_t len; /* of text; 0: empty */
+	struct decoder_traits counted;
+	struct vmsa_event ev; /* the header's values are each line's own */
+	char text[VALUE_TEXT];
+};
+
+static inline void decoder_traits_get(const struct vmsa_traits *t, struct decoder_traits *d)
+{
+#define DT_GET(n) d->n = t->n;
+	DECODER_TRAITS(DT_GET)
+#undef DT_GET
+}
+
+static inline void decoder_traits_add(struct vmsa_traits *t, const struct decoder_traits *d)
+{
+#define DT_ADD(n) t->n += d->n;
+	DECODER_TRAITS(DT_ADD)
+#undef DT_ADD
+}
+
+static inline void decoder_traits_since(struct decoder_traits *d, const struct vmsa_traits *t)
+{
+#define DT_SINCE(n) d->n = t->n - d->n;
+	DECODER_TRAITS(DT_SINCE)
+#undef DT_SINCE
+}
+
+/* A hash of [p, p + n), n <= VALUE_TEXT: 16 bytes a step, the last 16 overlapping. */
+static inline unsigned text_hash(const char *p, size_t n)
+{
+	uint64_t a = n, b = 0;
+#ifdef __SSE2__
+	if (n >= 16) {
+		__m128i acc = _mm_cvtsi32_si128((int)n);
+		for (size_t i = 0; i + 16 < n; i += 16) {
+			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			acc = _mm_add_epi32(_mm_shuffle_epi32(acc, _MM_SHUFFLE(2, 1, 0, 3)), w);
+		}
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+		acc = _mm_add_epi32(_mm_shuffle_epi32(acc, _MM_SHUFFLE(2, 1, 0, 3)), w);
+		a = (uint64_t)_mm_cvtsi128_si64(acc);
+		b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(acc, acc));
+	} else
+#endif
+		for (size_t i = 0; i < n; i++)
+			a = (a ^ (unsigned char)p[i]) * 0x100000001B3ull;
+	uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xC2B2AE3D27D4EB4Full;
+	return (unsigned)(h >> 58) % VALUE_MEMO;
+}
+
+/* The slot for the text [t, t + n) of event id; NULL: not remembered. */
+static struct value_memo *value_slot(struct vmsa_text_parser *p, int id, const char *t, size_t n)
+{
+	if (n == 0 || n > VALUE_TEXT || p->general_only || p->no_value_memo)
+		return NULL;
+	if (!p->value_memo[id] && !(p->value_memo[id] = calloc(VALUE_MEMO, sizeof(struct value_memo))))
+		return NULL; /* decoded every time */
+	return &p->value_memo[id][text_hash(t, n)];
+}
+
 static bool mentions_vmscan(const char *s, const char *e)
 {
 	return find_lit(s, e, "mm_vmscan_") || find_lit(s, e, "mm_shrink_slab_");
@@ -1521,13 +1626,35 @@ have_header:;
 	ev->comm = h.comm;
 	ev->comm_len = h.comm_len;
 	const struct event_desc *d = &events[id];
-	struct fields f;
-	if (d->kv)
-		read_fields(p, id, h.fields, h.end, &f);
-	int r = d->fn(p, d->kv ? &f : NULL, &h, ev);
-	if (r) {
-		*reason = (enum vmsa_reject_reason)(-r - 1);
-		return VMSA_LINE_REJECTED;
+	size_t n = (size_t)(h.end - h.fields);
+	struct value_memo *vm = d->kv ? value_slot(p, id, h.fields, n) : NULL;
+	if (vm && vm->len == n && memcmp(vm->text, h.fields, n) == 0) {
+		*ev = vm->ev;
+		ev->ts_ns = h.ts;
+		ev->pid = h.pid;
+		ev->cpu = h.cpu;
+		ev->comm = h.comm;
+		ev->comm_len = h.comm_len;
+		decoder_traits_add(&p->traits, &vm->counted);
+		p->value_reads++;
+	} else {
+		struct decoder_traits before;
+		decoder_traits_get(&p->traits, &before);
+		struct fields f;
+		if (d->kv)
+			read_fields(p, id, h.fields, h.end, &f);
+		int r = d->fn(p, d->kv ? &f : NULL, &h, ev);
+		if (r) {
+			*reason = (enum vmsa_reject_reason)(-r - 1);
+			return VMSA_LINE_REJECTED;
+		}
+		if (vm) {
+			vm->len = (uint16_t)n;
+			memcpy(vm->text, h.fields, n);
+			vm->ev = *ev;
+			vm->counted = before;
+			decoder_traits_since(&vm->counted, &p->traits);
+		}
 	}
 	if (h.fine_ts)
 		p->traits.timestamps_ns_precision++;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The text decoder reads an event's fields in place once it has learned
- * their layout from an earlier line (src/input/text.c).  These tests hold it
- * to the general reader: every line, and every damaged copy of a line read
- * right after its intact original, must decode to the same outcome, reason,
- * event and traits with layouts on and off.
+ * The text decoder takes shortcuts learned from earlier lines
+ * (src/input/text.c): it reads an event's fields in place once it knows
+ * their layout, takes the task and pid of a line that begins like an
+ * earlier one, and gives the values of a field text it has decoded before.
+ * These tests hold it to the general reader: every line, and every damaged
+ * copy of a line read right after its intact original, must decode to the
+ * same outcome, reason, event and traits with the shortcuts on (all, or all
+ * but the remembered values, so that layouts are read) and off.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -16,14 +19,17 @@
 #include "vmsa/vmsa.h"
 
 struct pair {
-	struct vmsa_text_parser *fast, *general;
+	/* every shortcut; all but remembered values; none */
+	struct vmsa_text_parser *all, *fast, *general;
 	unsigned long lines, events;
 };
 
 static void pair_init(struct pair *p)
 {
+	ck_assert_int_eq(vmsa_text_parser_new(&p->all), 0);
 	ck_assert_int_eq(vmsa_text_parser_new(&p->fast), 0);
 	ck_assert_int_eq(vmsa_text_parser_new(&p->general), 0);
+	vmsa_text_parser_remember_values(p->fast, false);
 	vmsa_text_parser_use_layouts(p->general, false);
 	p->lines = p->events = 0;
 }
@@ -32,7 +38,10 @@ static void pair_free(struct pair *p)
 {
 	const struct vmsa_traits *a = vmsa_text_parser_traits(p->fast);
 	const struct vmsa_traits *b = vmsa_text_parser_traits(p->general);
+	const struct vmsa_traits *c = vmsa_text_parser_traits(p->all);
 	ck_assert_msg(memcmp(a, b, sizeof(*a)) == 0, "traits differ");
+	ck_assert_msg(memcmp(c, b, sizeof(*c)) == 0, "traits differ (remembered values)");
+	vmsa_text_parser_free(p->all);
 	vmsa_text_parser_free(p->fast);
 	vmsa_text_parser_free(p->general);
 }
@@ -40,21 +49,27 @@ static void pair_free(struct pair *p)
 /* One line through both; they must agree on everything. */
 static void both(struct pair *p, const char *line, size_t len)
 {
-	struct vmsa_event a, b;
+	struct vmsa_event a, b, c;
 	memset(&a, 0x5a, sizeof(a));
 	memset(&b, 0x5a, sizeof(b));
-	enum vmsa_reject_reason ra = VMSA_REJECT__COUNT, rb = VMSA_REJECT__COUNT;
+	memset(&c, 0x5a, sizeof(c));
+	enum vmsa_reject_reason ra = VMSA_REJECT__COUNT, rb = VMSA_REJECT__COUNT,
+				rc = VMSA_REJECT__COUNT;
 	enum vmsa_line_kind ka = vmsa_text_parse_line(p->fast, line, len, &a, &ra);
 	enum vmsa_line_kind kb = vmsa_text_parse_line(p->general, line, len, &b, &rb);
+	enum vmsa_line_kind kc = vmsa_text_parse_line(p->all, line, len, &c, &rc);
 	p->lines++;
-	ck_assert_msg(ka == kb, "kind %d vs %d: '%.*s'", ka, kb, (int)len, line);
+	ck_assert_msg(ka == kb && kc == kb, "kind %d, %d vs %d: '%.*s'", ka, kc, kb, (int)len, line);
 	if (ka == VMSA_LINE_REJECTED)
-		ck_assert_msg(ra == rb, "reason %d vs %d: '%.*s'", ra, rb, (int)len, line);
+		ck_assert_msg(ra == rb && rc == rb, "reason %d, %d vs %d: '%.*s'", ra, rc, rb,
+			      (int)len, line);
 	if (ka == VMSA_LINE_EVENT || ka == VMSA_LINE_LOST) {
 		p->events++;
-		/* both were cleared by the decoder, comm points into line */
+		/* all were cleared by the decoder, comm points into line */
 		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "events differ: '%.*s'", (int)len,
 			      line);
+		ck_assert_msg(memcmp(&c, &b, sizeof(c)) == 0,
+			      "events differ (remembered values): '%.*s'", (int)len, line);
 	}
 }
 
@@ -139,7 +154,10 @@ START_TEST(test_damaged_lines)
 	/* the comparisons were made on events, most read in place */
 	ck_assert_uint_gt(p.events, 10000);
 	ck_assert_uint_gt(vmsa_text_parser_layout_reads(p.fast), p.events / 4);
+	ck_assert_uint_gt(vmsa_text_parser_value_reads(p.all), p.events / 4);
 	ck_assert_uint_eq(vmsa_text_parser_layout_reads(p.general), 0);
+	ck_assert_uint_eq(vmsa_text_parser_value_reads(p.general), 0);
+	ck_assert_uint_eq(vmsa_text_parser_value_reads(p.fast), 0);
 	pair_free(&p);
 }
 END_TEST
@@ -257,6 +275,8 @@ START_TEST(test_fixture_files)
 	ck_assert_uint_gt(p.events, 500000);
 	/* all but mm_shrink_slab_*, which are not "k=v" lists */
 	ck_assert_uint_gt(vmsa_text_parser_layout_reads(p.fast), p.events * 3 / 4);
+	/* field texts that came back: the real captures repeat many */
+	ck_assert_uint_gt(vmsa_text_parser_value_reads(p.all), p.events / 4);
 	pair_free(&p);
 }
 END_TEST
