@@ -35,6 +35,10 @@
 #define NEVENTS 21 /* events[] below */
 struct vmsa_text_parser;
 struct value_memo;
+/* remembered values: lines of an event looked up, found; lines not looked up */
+struct value_tally {
+	uint32_t lines, found, pause;
+};
 
 /* ---- small scanners over [p, e) --------------------------------- */
 
@@ -840,6 +844,7 @@ struct vmsa_text_parser {
 	int8_t event_slot[64];	  /* events[] by name hash */
 	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
 	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
+	struct value_tally value_tally[NEVENTS];
 	struct layout layout[NEVENTS];
 };
 
@@ -1514,11 +1519,29 @@ static inline unsigned text_hash(const char *p, size_t n)
 	return (unsigned)(h >> 58) % VALUE_MEMO;
 }
 
+/*
+ * An event whose texts do not come back (mm_vmscan_write_folio's page= and
+ * pfn= differ on every line) is not looked up for a while: of VALUE_PROBE
+ * lines, fewer than 1 in 32 found.
+ */
+#define VALUE_PROBE 4096
+#define VALUE_PAUSE (16 * VALUE_PROBE)
+
 /* The slot for the text [t, t + n) of event id; NULL: not remembered. */
 static struct value_memo *value_slot(struct vmsa_text_parser *p, int id, const char *t, size_t n)
 {
 	if (n == 0 || n > VALUE_TEXT || p->general_only || p->no_value_memo)
 		return NULL;
+	struct value_tally *vt = &p->value_tally[id];
+	if (vt->pause) {
+		vt->pause--;
+		return NULL;
+	}
+	if (++vt->lines == VALUE_PROBE) {
+		if (vt->found < VALUE_PROBE / 32)
+			vt->pause = VALUE_PAUSE;
+		vt->lines = vt->found = 0;
+	}
 	if (!p->value_memo[id] && !(p->value_memo[id] = calloc(VALUE_MEMO, sizeof(struct value_memo))))
 		return NULL; /* decoded every time */
 	return &p->value_memo[id][text_hash(t, n)];
@@ -1636,6 +1659,7 @@ have_header:;
 		ev->comm = h.comm;
 		ev->comm_len = h.comm_len;
 		decoder_traits_add(&p->traits, &vm->counted);
+		p->value_tally[id].found++;
 		p->value_reads++;
 	} else {
 		struct decoder_traits before;
