@@ -1139,7 +1139,12 @@ static int get_lru(const struct fields *f, enum vmsa_lru *lru)
 
 /* ---- per-event decoders ------------------------------------------ */
 
-/* f is NULL for the events that are not "k=v" lists (mm_shrink_slab_*). */
+/*
+ * f is NULL for the events that are not "k=v" lists (mm_shrink_slab_*).
+ * A "k=v" decoder reads nothing but f (and p's flag memo): what it makes
+ * of a field text is remembered and given again for the same text
+ * (remembered values, below), header fields excepted.
+ */
 typedef int (*decode_fn)(struct vmsa_text_parser *p, const struct fields *f,
 			 const struct header *h, struct vmsa_event *ev);
 #define DECODER(name)                                                                      \
