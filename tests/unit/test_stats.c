@@ -3,6 +3,9 @@
  * Aggregation rules, each on a few hand-written lines whose expected values
  * are counted by hand in the comment above the assertions.
  */
+#define _GNU_SOURCE /* open_memstream */
+#include <stdlib.h>
+
 #include "helpers.h"
 
 #define ISO(task, ts, nr, lru)                                                              \
@@ -255,6 +258,44 @@ START_TEST(test_counts_partition_lines)
 }
 END_TEST
 
+/*
+ * Task states live in chunks of 512: 1500 tasks, each with a direct window
+ * opened in one pass over all of them and closed in a second, so that every
+ * task's state is written again after later chunks were made.  Task i scans
+ * i + 1 pages in its window: 1500 reclaims, sum 1..1500 = 1125750 pages.
+ */
+START_TEST(test_many_tasks_across_chunks)
+{
+	enum { N = 1500 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(m);
+	for (int i = 0; i < N; i++)
+		fprintf(m, "  t%d-%d [000] 1.%06d: mm_vmscan_direct_reclaim_begin: order=0\n", i % 7,
+			100 + i, i);
+	for (int i = 0; i < N; i++)
+		fprintf(m,
+			"  t%d-%d [000] 2.%06d: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 "
+			"order=0 nr_requested=32 nr_scanned=%d nr_skipped=0 nr_taken=%d "
+			"lru=inactive_file\n"
+			"  t%d-%d [000] 2.%06d: mm_vmscan_direct_reclaim_end: nr_reclaimed=1\n",
+			i % 7, 100 + i, i, i + 1, i + 1, i % 7, 100 + i, i);
+	fclose(m);
+	struct run r = analyze(text, NULL, NULL);
+	free(text);
+	const struct vmsa_ctx_totals *d = &r.t.ctx[VMSA_CTX_DIRECT];
+	ck_assert_uint_eq(d->reclaims, N);
+	ck_assert_uint_eq(d->pages_scanned, (uint64_t)N * (N + 1) / 2);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_scanned, 0);
+	/* the first, a middle and the last task, each with its own scans */
+	ck_assert_uint_eq(vmsa_scanned(&row(&r, "t0", 100)->ctx[VMSA_CTX_DIRECT]), 1);
+	ck_assert_uint_eq(vmsa_scanned(&row(&r, "t0", 800)->ctx[VMSA_CTX_DIRECT]), 701);
+	ck_assert_uint_eq(vmsa_scanned(&row(&r, "t1", 1599)->ctx[VMSA_CTX_DIRECT]), 1500);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 START_TEST(test_stats_reject_invalid_events)
 {
 	struct vmsa_stats *st;
@@ -287,6 +328,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_flusher_wakeups);
 	tcase_add_test(tc, test_counts_partition_lines);
 	tcase_add_test(tc, test_stats_reject_invalid_events);
+	tcase_add_test(tc, test_many_tasks_across_chunks);
 	suite_add_tcase(s, tc);
 	return s;
 }
