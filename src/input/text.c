@@ -1487,11 +1487,12 @@ static inline void decoder_traits_get(const struct vmsa_traits *t, struct decode
 #undef DT_GET
 }
 
+/* t->n += d->n for each; d a struct decoder_traits or a struct vmsa_traits */
+#define DT_ADD(n) t->n += d->n;
+
 static inline void decoder_traits_add(struct vmsa_traits *t, const struct decoder_traits *d)
 {
-#define DT_ADD(n) t->n += d->n;
 	DECODER_TRAITS(DT_ADD)
-#undef DT_ADD
 }
 
 static inline void decoder_traits_since(struct decoder_traits *d, const struct vmsa_traits *t)
@@ -1731,16 +1732,10 @@ struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p)
 	return &p->traits;
 }
 
-void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src)
+void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 {
-	dst->lines_with_lru_name += src->lines_with_lru_name;
-	dst->lines_without_lru_name += src->lines_without_lru_name;
-	dst->writes_with_sync_field += src->writes_with_sync_field;
-	dst->writes_with_flags += src->writes_with_flags;
-	dst->writes_flag_sync += src->writes_flag_sync;
-	dst->write_folio_events += src->write_folio_events;
-	dst->writes_with_nr_pages += src->writes_with_nr_pages;
-	dst->timestamps_ns_precision += src->timestamps_ns_precision;
-	if (dst->dialect == VMSA_DIALECT_UNKNOWN)
-		dst->dialect = src->dialect;
+	DECODER_TRAITS(DT_ADD)
+	t->timestamps_ns_precision += d->timestamps_ns_precision;
+	if (t->dialect == VMSA_DIALECT_UNKNOWN)
+		t->dialect = d->dialect;
 }
