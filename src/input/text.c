@@ -1476,7 +1476,7 @@ struct decoder_traits {
 struct value_memo {
 	uint16_t len; /* of text; 0: empty */
 	struct decoder_traits counted;
-	struct vmsa_event ev; /* the header's values are each line's own */
+	struct vmsa_event ev; /* decoded; the header's values are each line's own */
 	char text[VALUE_TEXT];
 };
 
@@ -1649,21 +1649,11 @@ have_header:;
 		*reason = VMSA_REJECT_COMM_TOO_LONG;
 		return VMSA_LINE_REJECTED;
 	}
-	ev->ts_ns = h.ts;
-	ev->pid = h.pid;
-	ev->cpu = h.cpu;
-	ev->comm = h.comm;
-	ev->comm_len = h.comm_len;
 	const struct event_desc *d = &events[id];
 	size_t n = (size_t)(h.end - h.fields);
 	struct value_memo *vm = d->kv ? value_slot(p, id, h.fields, n) : NULL;
 	if (vm && vm->len == n && memcmp(vm->text, h.fields, n) == 0) {
 		*ev = vm->ev;
-		ev->ts_ns = h.ts;
-		ev->pid = h.pid;
-		ev->cpu = h.cpu;
-		ev->comm = h.comm;
-		ev->comm_len = h.comm_len;
 		decoder_traits_add(&p->traits, &vm->counted);
 		p->value_tally[id].found++;
 		p->value_reads++;
@@ -1686,6 +1676,12 @@ have_header:;
 			decoder_traits_since(&vm->counted, &p->traits);
 		}
 	}
+	/* the line's own (decoders and remembered values set the rest) */
+	ev->ts_ns = h.ts;
+	ev->pid = h.pid;
+	ev->cpu = h.cpu;
+	ev->comm = h.comm;
+	ev->comm_len = h.comm_len;
 	if (h.fine_ts)
 		p->traits.timestamps_ns_precision++;
 	if (p->traits.dialect == VMSA_DIALECT_UNKNOWN)
