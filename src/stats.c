@@ -25,7 +25,7 @@
  */
 struct task_state {
 	int32_t pid;
-	uint16_t last_len;	/* last_comm: a name whose events change nothing */
+	uint16_t last_len;	/* of last_comm (UINT16_MAX: none) */
 	uint8_t nwin;
 	bool comm_placeholder;
 	bool folded;		/* counted in the "(other tasks)" row */
@@ -33,7 +33,7 @@ struct task_state {
 	bool awake;
 	uint32_t comm_id;
 	struct vmsa_task_row *row;
-	char last_comm[16];	/* (UINT16_MAX: none) */
+	char last_comm[16];	/* a name whose events change nothing */
 	struct {
 		uint64_t begin_ts;
 		int32_t order;

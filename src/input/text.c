@@ -645,7 +645,7 @@ static inline void set_field(struct fields *f, enum key k, const char *v, size_t
  * needed are stepped over.  A line that differs in any way (another key,
  * spacing, one token more or less) is read by the general reader, which
  * relearns the layout from it.  Both readers give the same fields for every
- * line the fast one accepts (tests/unit/test_text.c compares them).
+ * line the fast one accepts (tests/unit/test_layouts.c compares them).
  */
 struct layout_slot {
 	char key16[16];	/* the key and '=', zero-padded (compared 16 at once) */
@@ -715,10 +715,6 @@ static inline const char *next_space(struct spaces *s)
 	return q;
 }
 
-/*
- * Tokens are what lies between single spaces; the layout's n tokens must
- * be all there is, each starting with its key and '='.
- */
 /* The token [p, end) is the slot's key, '=' and a value: read it. */
 static inline bool take_token(const struct layout *l, const struct layout_slot *s, const char *p,
 			      const char *end, const char *e, struct fields *f)
