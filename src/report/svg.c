@@ -76,13 +76,22 @@ static void timeline(FILE *f, const struct vmsa_summary *sum)
 			   "<text x=\"%d\" y=\"%.1f\" class=\"yl\">%.0f</text>\n",
 			X0, X1, py, py, X0 - 6, py + 4, y);
 	}
-	double xstep = nice_step(span / 1e9, 8);
-	for (double x = 0; x <= span / 1e9 + 1e-9; x += xstep) {
-		double px = X0 + (X1 - X0) * x * 1e9 / span;
+	/* ticks at round values of trace time (the timestamps of the trace) */
+	double xstep = nice_step(span / 1e9, 8), first = ceil(t0 / 1e9 / xstep) * xstep;
+	fprintf(f, "<g id=\"time-axis\" data-start-s=\"%.6f\" data-end-s=\"%.6f\">\n", t0 / 1e9,
+		(t0 + span) / 1e9);
+	for (double x = first; x <= (t0 + span) / 1e9 + 1e-9; x += xstep) {
+		double px = X0 + (X1 - X0) * (x * 1e9 - t0) / span;
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"g\"/>"
-			   "<text x=\"%.1f\" y=\"%d\" class=\"xl\">%gs</text>\n",
+			   "<text x=\"%.1f\" y=\"%d\" class=\"xl\">%.10g</text>\n",
 			px, px, TY0, TY1, px, SY1 + 16, x);
 	}
+	fputs("</g>\n", f);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"xt\">trace time (s)</text>\n", (X0 + X1) / 2,
+		SY1 + 30);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"yt\" transform=\"rotate(-90 %d %d)\">"
+		   "pages/s</text>\n",
+		16, (TY0 + TY1) / 2, 16, (TY0 + TY1) / 2);
 	static const struct {
 		const char *id, *cls, *label;
 	} series[] = {{"direct-scanned", "d", "direct reclaim"},
@@ -94,8 +103,13 @@ static void timeline(FILE *f, const struct vmsa_summary *sum)
 			uint64_t v = 0;
 			for (size_t j = p * group; j < (p + 1) * group && j < t->n; j++)
 				v += s ? t->kswapd[j] : t->direct[j];
-			double x = X0 + (X1 - X0) * ((double)p + 0.5) / (double)pts;
 			double y = TY1 - (TY1 - TY0) * ((double)v / bin_s) / ymax;
+			if (pts == 1) {
+				/* one bin: a level line across it, not a lone point */
+				fprintf(f, "%d,%.1f %d,%.1f ", X0, y, X1, y);
+				continue;
+			}
+			double x = X0 + (X1 - X0) * ((double)p + 0.5) / (double)pts;
 			fprintf(f, "%.1f,%.1f ", x, y);
 		}
 		fputs("\"/>\n", f);
@@ -116,9 +130,18 @@ static void timeline(FILE *f, const struct vmsa_summary *sum)
 			X0 + (X1 - X0) * fmax(0, b), SY0, fmax(1.0, (X1 - X0) * w), SY1 - SY0, dur);
 	}
 	fputs("</g>\n", f);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"note\">bins of %gs; under the axis: the %zu "
-		   "longest direct reclaim stalls</text>\n",
-		X0, SY1 + 34, bin_s, t->ntop);
+	if (t->ntop == 0)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"note\">bins of %gs; no completed direct "
+			   "reclaim stall to mark</text>\n",
+			X0, SY1 + 46, bin_s);
+	else if (t->ntop == 1)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"note\">bins of %gs; under the axis: the "
+			   "one direct reclaim stall</text>\n",
+			X0, SY1 + 46, bin_s);
+	else
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"note\">bins of %gs; under the axis: the "
+			   "%zu longest direct reclaim stalls</text>\n",
+			X0, SY1 + 46, bin_s, t->ntop);
 }
 
 static void histogram(FILE *f, const struct vmsa_summary *sum)
@@ -140,7 +163,7 @@ static void histogram(FILE *f, const struct vmsa_summary *sum)
 		human_ns(mx, sizeof(mx), (double)h->max);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">Direct reclaim stall distribution "
-		   "(%" PRIu64 " stalls; p50 %s, p99 %s, max %s)</text>\n",
+		   "(%" PRIu64 " stalls; p50 &#8804; %s, p99 &#8804; %s, max %s)</text>\n",
 		X0, HY0 - 22, h->count, p50, p99, mx);
 	fprintf(f, "<g id=\"stall-histogram\" data-count=\"%" PRIu64 "\">\n", h->count);
 	if (last >= 0) {
@@ -159,6 +182,12 @@ static void histogram(FILE *f, const struct vmsa_summary *sum)
 				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\">%" PRIu64 "</text>\n",
 					x + bw / 2, HY1 - hgt - 3, b[i]);
 		}
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"xt\">stall duration (log2 buckets, "
+			   "each labelled by its lower bound)</text>\n",
+			(X0 + X1) / 2, HY1 + 30);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"yt\" transform=\"rotate(-90 %d %d)\">"
+			   "stalls</text>\n",
+			X0 - 20, (HY0 + HY1) / 2, X0 - 20, (HY0 + HY1) / 2);
 	} else {
 		fprintf(f, "<text x=\"%d\" y=\"%d\">no completed direct reclaim</text>\n", X0 + 10,
 			(HY0 + HY1) / 2);
@@ -175,7 +204,8 @@ int vmsa_report_svg(FILE *f, const struct vmsa_summary *sum, const char *title)
 		   ".k{fill:none;stroke:#1f77b4;stroke-width:1.5}.df{fill:#d62728}.kf{fill:#1f77b4}"
 		   ".s{fill:#d62728;fill-opacity:0.35}.hb{fill:#d62728;fill-opacity:0.7}"
 		   ".h{font-size:14px;font-weight:bold}.yl{text-anchor:end}.xl{text-anchor:middle;"
-		   "font-size:10px}.note{fill:#666;font-size:10px}</style>\n"
+		   "font-size:10px}.note{fill:#666;font-size:10px}.xt{text-anchor:middle}"
+		   ".yt{text-anchor:middle}</style>\n"
 		   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		W, H, W, H);
 	fputs("<title>", f);
