@@ -125,6 +125,8 @@ int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src);
 
 #define VMSA_COMM_PLACEHOLDER "<...>"
 #define VMSA_COMM_OTHER "(other tasks)"
+/* the pid of the (other tasks) row: tasks past --max-tasks */
+#define VMSA_PID_OTHER (-2)
 
 /* ---- sources recorded for the input block ------------------------ */
 

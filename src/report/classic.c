@@ -26,7 +26,8 @@ static size_t row_label(const struct vmsa_summary *sum, const struct vmsa_task_r
 	size_t len;
 	const char *c = vmsa_summary_comm(sum, r, &len);
 	char pid[16] = "";
-	if (!sum->ignore_pid)
+	/* the (other tasks) row stands for many pids: it shows none */
+	if (!sum->ignore_pid && r->key.pid != VMSA_PID_OTHER)
 		snprintf(pid, sizeof(pid), "-%" PRId32, r->key.pid);
 	if (f) {
 		put_name(f, c, len);
@@ -76,10 +77,27 @@ static void line_u(FILE *f, const char *label, uint64_t v)
 	line(f, label, b);
 }
 
+/*
+ * Seconds as the Perl layout printed them (two decimals), with as many more
+ * as a short time needs to show its first two significant digits: 4.5 ms is
+ * 0.0045 seconds, not 0.00.  Nanoseconds are the resolution.
+ */
+static void put_seconds(char *b, size_t n, uint64_t ns)
+{
+	int digits = 2;
+	if (ns && ns < 10000000) { /* under 0.01 s: two significant digits */
+		digits = 4;
+		for (uint64_t lim = 1000000; digits < 9 && ns < lim; lim /= 10)
+			digits++;
+	}
+	snprintf(b, n, "%.*f", digits, (double)ns / NS_PER_SEC);
+}
+
 static void line_s(FILE *f, const char *label, uint64_t ns)
 {
 	char b[64];
-	snprintf(b, sizeof(b), "%-1.2f seconds", (double)ns / NS_PER_SEC);
+	put_seconds(b, sizeof(b) - 8, ns);
+	strcat(b, " seconds");
 	line(f, label, b);
 }
 
@@ -229,8 +247,9 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
 			char v[64];
 			snprintf(label, sizeof(label), "Throttled %s:", vmsa_throttle_name(b));
-			snprintf(v, sizeof(v), "%" PRIu64 " times, %-1.2f seconds", t->throttled[b],
-				 (double)t->throttled_usec[b] / 1e6);
+			char secs[32];
+			put_seconds(secs, sizeof(secs), t->throttled_usec[b] * 1000);
+			snprintf(v, sizeof(v), "%" PRIu64 " times, %s seconds", t->throttled[b], secs);
 			line(f, label, v);
 		}
 	}
@@ -277,6 +296,14 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 		      "(not enabled, or a multi-gen LRU kernel before 6.7): pages scanned are "
 		      "unknown, not 0.\n",
 		      f);
+	if (sum->negative_latencies)
+		fprintf(f, "Note: timestamps went backwards %" PRIu64 " times (CPUs' clocks out of "
+			   "step, or inputs out of order); those latencies were counted as 0.\n",
+			sum->negative_latencies);
+	if (t->events_lost)
+		fprintf(f, "Note: the tracer dropped %" PRIu64 " events; every count above is a lower "
+			   "bound.\n",
+			t->events_lost);
 }
 
 /* bcc-style log2 histogram, in power-of-two buckets of nanoseconds. */
