@@ -132,6 +132,13 @@ static void latency_list(FILE *f, const struct vmsa_summary *sum, int width)
 	}
 }
 
+/* pages scanned, reclaimed or written, or time spent */
+static bool any_counts(const struct vmsa_counters *c)
+{
+	return vmsa_scanned(c) || vmsa_reclaimed(c) || c->write[0][0] || c->write[0][1] ||
+	       c->write[1][0] || c->write[1][1] || c->latency_ns;
+}
+
 static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
 {
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "Process", "Direct", "Wokeup",
@@ -141,7 +148,9 @@ static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
 	for (size_t i = 0; i < sum->nrows; i++) {
 		const struct vmsa_task_row *r = sum->rows[i];
 		const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
-		if (!d->windows)
+		/* every task with direct reclaim figures or wake-up requests has a
+		 * row, so that each column adds up to its Summary line */
+		if (!d->windows && !r->wakeup_kswapd && !any_counts(d))
 			continue;
 		pad_label(sum, r, f, w);
 		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8" PRIu64 " %8" PRIu64 "  %8" PRIu64
@@ -164,7 +173,8 @@ static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
 	for (size_t i = 0; i < sum->nrows; i++) {
 		const struct vmsa_task_row *r = sum->rows[i];
 		const struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
-		if (!r->kswapd_wakeups)
+		/* every kswapd thread, woken in the trace or not */
+		if (!r->is_kswapd && !r->kswapd_wakeups && !any_counts(k))
 			continue;
 		pad_label(sum, r, f, w);
 		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8" PRIu64 " %8" PRIu64 "  %8" PRIu64
@@ -306,6 +316,52 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 			t->events_lost);
 }
 
+/*
+ * Per task: how often and how long reclaim throttled it (by reason), and the
+ * slab shrinkers it ran; only when the trace has any of either.
+ */
+static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w)
+{
+	bool any = false;
+	for (size_t i = 0; i < sum->nrows && !any; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+			any |= r->throttled[b] != 0;
+		for (int c = 0; c < VMSA_CTX__COUNT; c++)
+			any |= r->ctx[c].slab_calls != 0;
+	}
+	if (!any)
+		return;
+	fprintf(f, "\n%-*s", w, "Throttled and");
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+		fprintf(f, " %12s", vmsa_throttle_name(b));
+	fprintf(f, " %10s %12s\n%-*s", "Shrinker", "Objects", w, "shrinking");
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+		fprintf(f, " %12s", "times/secs");
+	fprintf(f, " %10s %12s\n", "calls", "freed");
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		uint64_t calls = 0, n = 0;
+		int64_t freed = 0;
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+			n += r->throttled[b];
+		for (int c = 0; c < VMSA_CTX__COUNT; c++) {
+			calls += r->ctx[c].slab_calls;
+			freed += r->ctx[c].slab_freed;
+		}
+		if (!n && !calls)
+			continue;
+		pad_label(sum, r, f, w);
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+			char cell[48], secs[32];
+			put_seconds(secs, sizeof(secs), r->throttled_usec[b] * 1000);
+			snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", r->throttled[b], secs);
+			fprintf(f, " %12s", r->throttled[b] ? cell : "-");
+		}
+		fprintf(f, " %10" PRIu64 " %12" PRId64 "\n", calls, freed);
+	}
+}
+
 /* bcc-style log2 histogram, in power-of-two buckets of nanoseconds. */
 static void log2_hist(FILE *f, const char *title, const struct vmsa_hist *h)
 {
@@ -376,6 +432,7 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 	kswapd_table(f, sum, width);
 	summary_block(f, sum);
 	additions(f, sum);
+	throttle_shrink_table(f, sum, width);
 	if (opts && opts->histogram)
 		histograms(f, sum);
 	return ferror(f) ? VMSA_E_IO : 0;
