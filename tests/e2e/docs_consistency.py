@@ -65,8 +65,10 @@ def main():
         f.write('#include <vmsa/vmsa.h>\n#include <stdio.h>\n'
                 'int main(void) { struct vmsa_stats *st; if (vmsa_stats_new(&st, NULL)) return 1;'
                 ' puts(vmsa_strerror(VMSA_E_CORRUPT)); vmsa_stats_free(st); return 0; }\n')
+    libdir = [f[2:] for f in flags.stdout.split() if f.startswith("-L")]
     r = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", prog, "-o",
-                        prog[:-2]] + flags.stdout.split(), capture_output=True, text=True)
+                        prog[:-2]] + flags.stdout.split() + ["-Wl,-rpath," + d for d in libdir],
+                       capture_output=True, text=True)
     run = subprocess.run([prog[:-2]], capture_output=True, text=True) if r.returncode == 0 else None
     check("a program using the installed header and library builds and runs",
           run is not None and run.returncode == 0 and "corrupt" in run.stdout, r.stderr)
