@@ -42,6 +42,21 @@ void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65]);
 /* value at quantile q (0..1): the upper bound of its bucket, capped at max */
 uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q);
 
+/* Buckets in ascending order, however they are stored (a vmsa_hist, a JSON array). */
+struct vmsa_buckets {
+	const void *ctx;
+	size_t n;
+	uint64_t (*count)(const void *ctx, size_t i);
+	uint64_t (*hi)(const void *ctx, size_t i);	/* upper bound, inclusive */
+};
+/*
+ * The value at quantile q (0 < q <= 1) of count values in b: the nearest
+ * rank's bucket's upper bound, held within [min, max].  Every percentile of
+ * a summary, written or recomputed on merge, is this function's.
+ */
+uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t min, uint64_t max,
+		       double q);
+
 #define VMSA_HIST_FINE 4	/* totals: buckets within 6.25% */
 #define VMSA_HIST_COARSE 0	/* per task: log2, as bcc's tools print */
 
