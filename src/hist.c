@@ -94,35 +94,53 @@ int vmsa_hist_copy(struct vmsa_hist *dst, const struct vmsa_hist *src)
 	return vmsa_hist_merge(dst, src);
 }
 
+uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t min, uint64_t max,
+		       double q)
+{
+	/* rank of the value wanted, 1-based, as the nearest-rank method */
+	uint64_t rank = (uint64_t)(q * (double)count);
+	if ((double)rank < q * (double)count)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	if (rank > count)
+		rank = count;
+	uint64_t seen = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		seen += b->count(b->ctx, i);
+		if (seen >= rank) {
+			uint64_t hi = b->hi(b->ctx, i);
+			if (hi > max)
+				hi = max;
+			if (hi < min)
+				hi = min;
+			return hi;
+		}
+	}
+	return max;
+}
+
+static uint64_t hist_count(const void *ctx, size_t i)
+{
+	const struct vmsa_hist *h = ctx;
+	return h->buckets[i];
+}
+
+static uint64_t hist_hi(const void *ctx, size_t i)
+{
+	uint64_t lo, hi;
+	vmsa_hist_bucket_bounds(ctx, i, &lo, &hi);
+	return hi;
+}
+
 uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 {
 	if (!h->count)
 		return 0;
 	if (q <= 0)
 		return h->min;
-	/* rank of the value wanted, 1-based, as the nearest-rank method */
-	uint64_t rank = (uint64_t)(q * (double)h->count);
-	if ((double)rank < q * (double)h->count)
-		rank++;
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->count)
-		rank = h->count;
-	uint64_t seen = 0;
-	size_t n = vmsa_hist_nbuckets(h);
-	for (size_t i = 0; i < n; i++) {
-		seen += h->buckets[i];
-		if (seen >= rank) {
-			uint64_t lo, hi;
-			vmsa_hist_bucket_bounds(h, i, &lo, &hi);
-			if (hi > h->max)
-				hi = h->max;
-			if (hi < h->min)
-				hi = h->min;
-			return hi;
-		}
-	}
-	return h->max;
+	struct vmsa_buckets b = {h, h->buckets ? vmsa_hist_nbuckets(h) : 0, hist_count, hist_hi};
+	return vmsa_quantile(&b, h->count, h->min, h->max, q);
 }
 
 void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65])

@@ -42,26 +42,70 @@ void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65]);
 /* value at quantile q (0..1): the upper bound of its bucket, capped at max */
 uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q);
 
+/* Buckets in ascending order, however they are stored (a vmsa_hist, a JSON array). */
+struct vmsa_buckets {
+	const void *ctx;
+	size_t n;
+	uint64_t (*count)(const void *ctx, size_t i);
+	uint64_t (*hi)(const void *ctx, size_t i);	/* upper bound, inclusive */
+};
+/*
+ * The value at quantile q (0 < q <= 1) of count values in b: the nearest
+ * rank's bucket's upper bound, held within [min, max].  Every percentile of
+ * a summary, written or recomputed on merge, is this function's.
+ */
+uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t min, uint64_t max,
+		       double q);
+
 #define VMSA_HIST_FINE 4	/* totals: buckets within 6.25% */
 #define VMSA_HIST_COARSE 0	/* per task: log2, as bcc's tools print */
 
 /* ---- counters --------------------------------------------------- */
 
+/*
+ * The counters of one reclaim context, each listed once: X(type, member,
+ * JSON key, unit), in the order of the context's JSON object.  The struct,
+ * the JSON writer and the summary's field table (summary_fields.c) come
+ * from these lists.
+ */
+/* direct, memcg, softlimit and node windows only */
+#define VMSA_CTX_WINDOW(X)                                                  \
+	X(uint64_t, windows, "reclaims", COUNT)		/* begins seen */     \
+	X(uint64_t, completed, "reclaims_completed", COUNT) /* begin..end */ \
+	X(uint64_t, in_progress, "in_progress", COUNT)	/* open at the end */ \
+	X(uint64_t, in_progress_ns, "in_progress_ns", NS)                     \
+	X(uint64_t, latency_ns, "latency_ns", NS) /* sum over completed windows */
+/* the parts of pages_scanned, then of pages_reclaimed */
+#define VMSA_CTX_SCANNED(X)                                    \
+	X(uint64_t, scanned_file, "pages_scanned_file", PAGES) \
+	X(uint64_t, scanned_anon, "pages_scanned_anon", PAGES) \
+	X(uint64_t, scanned_unknown, "pages_scanned_unsplit", PAGES)
+#define VMSA_CTX_RECLAIMED(X)                                      \
+	X(uint64_t, reclaimed_file, "pages_reclaimed_file", PAGES) \
+	X(uint64_t, reclaimed_anon, "pages_reclaimed_anon", PAGES) \
+	X(uint64_t, reclaimed_unknown, "pages_reclaimed_unsplit", PAGES)
+/* after "writes" */
+#define VMSA_CTX_TAIL(X)                                                     \
+	X(uint64_t, end_nr_reclaimed, "end_nr_reclaimed_pages", PAGES)       \
+	X(uint64_t, nr_dirty, "nr_dirty_pages", PAGES)                       \
+	X(uint64_t, nr_writeback, "nr_writeback_pages", PAGES)               \
+	X(uint64_t, nr_congested, "nr_congested_pages", PAGES)               \
+	X(uint64_t, nr_immediate, "nr_immediate_pages", PAGES)               \
+	X(uint64_t, active_isolated, "active_isolated_pages", PAGES) /* nr_taken, active lists */ \
+	X(uint64_t, deactivated, "deactivated_pages", PAGES)                 \
+	X(uint64_t, slab_calls, "slab_shrinker_calls", COUNT)                \
+	X(int64_t, slab_freed, "slab_objects_freed", COUNT)
+
+#define VMSA_COUNTER_MEMBER(type, member, key, unit) type member;
+
 struct vmsa_counters {
-	uint64_t windows;		/* begins seen (window contexts) */
-	uint64_t completed;		/* begin..end pairs */
-	uint64_t scanned_file, scanned_anon, scanned_unknown;
-	uint64_t reclaimed_file, reclaimed_anon, reclaimed_unknown;
+	VMSA_CTX_WINDOW(VMSA_COUNTER_MEMBER)
+	VMSA_CTX_SCANNED(VMSA_COUNTER_MEMBER)
+	VMSA_CTX_RECLAIMED(VMSA_COUNTER_MEMBER)
 	uint64_t write[2][2];		/* [file][sync] events (folios) */
 	uint64_t write_pages;		/* pages, where the event says */
 	uint64_t write_events_with_pages;
-	uint64_t latency_ns;		/* sum over completed windows */
-	uint64_t end_nr_reclaimed;
-	uint64_t nr_dirty, nr_writeback, nr_congested, nr_immediate;
-	uint64_t active_isolated;	/* nr_taken from active lists */
-	uint64_t deactivated;
-	uint64_t slab_calls;
-	int64_t slab_freed;
+	VMSA_CTX_TAIL(VMSA_COUNTER_MEMBER)
 };
 
 struct vmsa_latency {
@@ -71,6 +115,29 @@ struct vmsa_latency {
 	uint8_t kind;			/* enum vmsa_ctx */
 };
 
+/*
+ * A task row's counters besides its contexts', each listed once:
+ * X(member, dimensions).  Rows merge and totals add up through this list.
+ */
+#define VMSA_ROW_COUNTERS(X)                                        \
+	X(begins_by_order, [VMSA_CTX__COUNT - 2][VMSA_MAX_ORDER])   \
+	X(wakeup_kswapd, )                                          \
+	X(wakeup_by_order, [VMSA_MAX_ORDER])                        \
+	X(kswapd_wakeups, )                                         \
+	X(kswapd_rewakeups, )                                       \
+	X(kswapd_wake_by_order, [VMSA_MAX_ORDER])                   \
+	X(kswapd_rewake_by_order, [VMSA_MAX_ORDER])                 \
+	X(throttled, [VMSA_THROTTLE__COUNT])                        \
+	X(throttled_usec, [VMSA_THROTTLE__COUNT])                   \
+	X(unmatched_ends, )                                         \
+	X(unmatched_begins, )                                       \
+	X(kswapd_sleep_without_wake, )                              \
+	X(flusher_wakeups, [VMSA_FLUSH__COUNT])                     \
+	X(flusher_dirty_pages, [VMSA_FLUSH__COUNT])                 \
+	X(flusher_requested_pages, [VMSA_FLUSH__COUNT])
+
+#define VMSA_ROW_MEMBER(member, dims) uint64_t member dims;
+
 /* Counters of one task identity: (pid, comm). */
 struct vmsa_task_row {
 	UT_hash_handle hh;
@@ -79,26 +146,11 @@ struct vmsa_task_row {
 		uint32_t comm_id;
 	} key;
 	bool is_kswapd;
-	struct vmsa_counters ctx[VMSA_CTX__COUNT];
-	uint64_t begins_by_order[VMSA_CTX__COUNT - 2][VMSA_MAX_ORDER];
-	uint64_t wakeup_kswapd;
-	uint64_t wakeup_by_order[VMSA_MAX_ORDER];
-	uint64_t kswapd_wakeups, kswapd_rewakeups;
-	uint64_t kswapd_wake_by_order[VMSA_MAX_ORDER];
-	uint64_t kswapd_rewake_by_order[VMSA_MAX_ORDER];
 	int32_t kswapd_nid;
-	uint64_t throttled[VMSA_THROTTLE__COUNT];
-	uint64_t throttled_usec[VMSA_THROTTLE__COUNT];
-	uint64_t unmatched_ends, unmatched_begins;
-	uint64_t kswapd_sleep_without_wake;
-	uint64_t flusher_wakeups[VMSA_FLUSH__COUNT];
-	uint64_t flusher_dirty_pages[VMSA_FLUSH__COUNT];
-	uint64_t flusher_requested_pages[VMSA_FLUSH__COUNT];
+	struct vmsa_counters ctx[VMSA_CTX__COUNT];
+	VMSA_ROW_COUNTERS(VMSA_ROW_MEMBER)
 	struct vmsa_hist stall;		/* direct reclaim latency */
 	struct vmsa_hist awake;		/* kswapd awake time */
-	/* in progress at the snapshot (summary copies only) */
-	uint64_t in_progress[VMSA_CTX__COUNT];
-	uint64_t in_progress_ns[VMSA_CTX__COUNT];
 	/* the per-event latency list, kept only when asked for */
 	struct vmsa_latency *lat;
 	size_t nlat, lat_cap;
@@ -265,6 +317,8 @@ struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum);
 int vmsa_json_write(FILE *f, struct json_object *root, int pretty);
 
 void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *src);
+/* Adds the counters of src's contexts and VMSA_ROW_COUNTERS to dst's. */
+void vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 
 #endif /* VMSA_INTERNAL_H */

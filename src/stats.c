@@ -212,14 +212,27 @@ static void row_free(struct vmsa_task_row *r)
 	free(r);
 }
 
+/* Adds n 64-bit counters: every member of the counter sets is one. */
+static void add_u64s(void *d, const void *s, size_t bytes)
+{
+	uint64_t *dp = d;
+	const uint64_t *sp = s;
+	for (size_t i = 0; i < bytes / sizeof(uint64_t); i++)
+		dp[i] += sp[i];
+}
+
 void vmsa_counters_add(struct vmsa_counters *d, const struct vmsa_counters *s)
 {
-	/* every member is a 64-bit counter: add them as an array */
-	uint64_t *dp = (uint64_t *)d;
-	const uint64_t *sp = (const uint64_t *)s;
 	_Static_assert(sizeof(struct vmsa_counters) % sizeof(uint64_t) == 0, "counters");
-	for (size_t i = 0; i < sizeof(*d) / sizeof(uint64_t); i++)
-		dp[i] += sp[i];
+	add_u64s(d, s, sizeof(*d));
+}
+
+void vmsa_row_counters_add(struct vmsa_task_row *d, const struct vmsa_task_row *s)
+{
+	add_u64s(d->ctx, s->ctx, sizeof(d->ctx));
+#define ADD_ROW_COUNTER(member, dims) add_u64s(&d->member, &s->member, sizeof(d->member));
+	VMSA_ROW_COUNTERS(ADD_ROW_COUNTER)
+#undef ADD_ROW_COUNTER
 }
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
@@ -232,37 +245,10 @@ static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
 
 int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
-	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-		vmsa_counters_add(&d->ctx[c], &s->ctx[c]);
-		d->in_progress[c] += s->in_progress[c];
-		d->in_progress_ns[c] += s->in_progress_ns[c];
-	}
-	for (int c = 0; c < VMSA_CTX__COUNT - 2; c++)
-		for (int o = 0; o < VMSA_MAX_ORDER; o++)
-			d->begins_by_order[c][o] += s->begins_by_order[c][o];
-	for (int o = 0; o < VMSA_MAX_ORDER; o++) {
-		d->wakeup_by_order[o] += s->wakeup_by_order[o];
-		d->kswapd_wake_by_order[o] += s->kswapd_wake_by_order[o];
-		d->kswapd_rewake_by_order[o] += s->kswapd_rewake_by_order[o];
-	}
-	d->wakeup_kswapd += s->wakeup_kswapd;
-	d->kswapd_wakeups += s->kswapd_wakeups;
-	d->kswapd_rewakeups += s->kswapd_rewakeups;
+	vmsa_row_counters_add(d, s);
 	d->is_kswapd |= s->is_kswapd;
 	if (d->kswapd_nid < 0)
 		d->kswapd_nid = s->kswapd_nid;
-	for (int t = 0; t < VMSA_THROTTLE__COUNT; t++) {
-		d->throttled[t] += s->throttled[t];
-		d->throttled_usec[t] += s->throttled_usec[t];
-	}
-	d->unmatched_ends += s->unmatched_ends;
-	d->unmatched_begins += s->unmatched_begins;
-	d->kswapd_sleep_without_wake += s->kswapd_sleep_without_wake;
-	for (int f = 0; f < VMSA_FLUSH__COUNT; f++) {
-		d->flusher_wakeups[f] += s->flusher_wakeups[f];
-		d->flusher_dirty_pages[f] += s->flusher_dirty_pages[f];
-		d->flusher_requested_pages[f] += s->flusher_requested_pages[f];
-	}
 	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
 		return VMSA_E_NOMEM;
 	for (size_t i = 0; i < s->nlat; i++)
@@ -887,12 +873,11 @@ static int merge_by_name(struct vmsa_summary *sum)
 	return 0;
 }
 
-static void add_ctx_totals(struct vmsa_ctx_totals *o, const struct vmsa_counters *k,
-			   uint64_t in_progress)
+static void add_ctx_totals(struct vmsa_ctx_totals *o, const struct vmsa_counters *k)
 {
 	o->reclaims += k->windows;
 	o->reclaims_completed += k->completed;
-	o->in_progress += in_progress;
+	o->in_progress += k->in_progress;
 	o->pages_scanned += vmsa_scanned(k);
 	o->pages_scanned_file += k->scanned_file;
 	o->pages_scanned_anon += k->scanned_anon;
@@ -912,25 +897,23 @@ static void compute_totals(struct vmsa_summary *sum)
 {
 	struct vmsa_totals *t = &sum->totals;
 	memset(t, 0, sizeof(*t));
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		for (int c = 0; c < VMSA_CTX__COUNT; c++)
-			add_ctx_totals(&t->ctx[c], &r->ctx[c], r->in_progress[c]);
-		t->wakeup_kswapd += r->wakeup_kswapd;
-		t->kswapd_wakeups += r->kswapd_wakeups;
-		t->kswapd_rewakeups += r->kswapd_rewakeups;
-		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
-			t->throttled[b] += r->throttled[b];
-			t->throttled_usec[b] += r->throttled_usec[b];
-		}
-		t->unmatched_ends += r->unmatched_ends + r->kswapd_sleep_without_wake;
-		for (int f = 0; f < VMSA_FLUSH__COUNT; f++) {
-			t->flusher_wakeups[f] += r->flusher_wakeups[f];
-			t->flusher_dirty_pages[f] += r->flusher_dirty_pages[f];
-			t->flusher_requested_pages[f] += r->flusher_requested_pages[f];
-		}
-		t->unmatched_begins += r->unmatched_begins;
-	}
+	struct vmsa_task_row all_rows, *all = &all_rows;
+	memset(all, 0, sizeof(*all));
+	for (size_t i = 0; i < sum->nrows; i++)
+		vmsa_row_counters_add(all, sum->rows[i]);
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		add_ctx_totals(&t->ctx[c], &all->ctx[c]);
+	t->wakeup_kswapd = all->wakeup_kswapd;
+	t->kswapd_wakeups = all->kswapd_wakeups;
+	t->kswapd_rewakeups = all->kswapd_rewakeups;
+	memcpy(t->throttled, all->throttled, sizeof(t->throttled));
+	memcpy(t->throttled_usec, all->throttled_usec, sizeof(t->throttled_usec));
+	t->unmatched_ends = all->unmatched_ends + all->kswapd_sleep_without_wake;
+	t->unmatched_begins = all->unmatched_begins;
+	memcpy(t->flusher_wakeups, all->flusher_wakeups, sizeof(t->flusher_wakeups));
+	memcpy(t->flusher_dirty_pages, all->flusher_dirty_pages, sizeof(t->flusher_dirty_pages));
+	memcpy(t->flusher_requested_pages, all->flusher_requested_pages,
+	       sizeof(t->flusher_requested_pages));
 	t->tasks = sum->nrows;
 
 	uint64_t sync_evidence = 0, modern = 0, isolates = sum->events_by_type[VMSA_EV_LRU_ISOLATE];
@@ -990,13 +973,13 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 		if (!c)
 			continue;
 		for (int i = 0; i < t->nwin; i++) {
-			c->in_progress[t->win[i].ctx]++;
-			c->in_progress_ns[t->win[i].ctx] +=
+			c->ctx[t->win[i].ctx].in_progress++;
+			c->ctx[t->win[i].ctx].in_progress_ns +=
 				st->last_ts > t->win[i].begin_ts ? st->last_ts - t->win[i].begin_ts : 0;
 		}
 		if (t->awake) {
-			c->in_progress[VMSA_CTX_KSWAPD]++;
-			c->in_progress_ns[VMSA_CTX_KSWAPD] +=
+			c->ctx[VMSA_CTX_KSWAPD].in_progress++;
+			c->ctx[VMSA_CTX_KSWAPD].in_progress_ns +=
 				st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
 		}
 	}

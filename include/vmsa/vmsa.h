@@ -452,6 +452,23 @@ int vmsa_doc_check(const struct vmsa_doc *d, const char *expr, int *pass, char *
 		   size_t msgn);
 void vmsa_doc_free(struct vmsa_doc *d);
 
+/* What a summary field counts (docs/json-schema.md). */
+enum vmsa_unit {
+	VMSA_UNIT_COUNT,	/* events, calls, tasks */
+	VMSA_UNIT_PAGES,
+	VMSA_UNIT_NS,		/* nanoseconds */
+	VMSA_UNIT_ID,		/* pid, node id */
+	VMSA_UNIT_FLAG,		/* true or false */
+	VMSA_UNIT_TEXT,
+	VMSA_UNIT_OBJECT,
+	VMSA_UNIT_LIST
+};
+/* 0 and *unit (if unit is not NULL) when path ("totals.direct.pages_scanned",
+ * as check takes it) is a field of the summary schema, else VMSA_E_INVAL. */
+int vmsa_summary_field(const char *path, enum vmsa_unit *unit);
+/* "count", "pages", "ns", ... */
+const char *vmsa_unit_name(enum vmsa_unit u);
+
 /*
  * vmsa_report_compare() - the summaries side by side, one column each, in
  * the rows of the 2010 cover letter, then 6.1's and derived rows.  json:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "../summary_fields.h"
 
 typedef struct json_object jo;
 
@@ -56,9 +57,9 @@ static jo *hist(const struct vmsa_hist *h)
 	add(o, "sum_ns", u64(h->sum));
 	add(o, "min_ns", h->count ? u64(h->min) : NULL);
 	add(o, "max_ns", h->count ? u64(h->max) : NULL);
-	add(o, "p50_ns", h->count ? u64(vmsa_hist_quantile(h, 0.50)) : NULL);
-	add(o, "p90_ns", h->count ? u64(vmsa_hist_quantile(h, 0.90)) : NULL);
-	add(o, "p99_ns", h->count ? u64(vmsa_hist_quantile(h, 0.99)) : NULL);
+	for (size_t i = 0; i < sizeof(vmsa_hist_quantile_keys) / sizeof(vmsa_hist_quantile_keys[0]); i++)
+		add(o, vmsa_hist_quantile_keys[i].key,
+		    h->count ? u64(vmsa_hist_quantile(h, vmsa_hist_quantile_keys[i].q)) : NULL);
 	add(o, "sub_buckets_log2", u64(h->sub_bits));
 	jo *b = json_object_new_array();
 	size_t n = vmsa_hist_nbuckets(h);
@@ -89,26 +90,18 @@ static jo *by_order(const uint64_t *v)
 	return o;
 }
 
-/* One reclaim context's counters (a row's or the totals'). */
-static jo *ctx_obj(const struct vmsa_counters *c, uint64_t in_progress, uint64_t in_progress_ns,
-		   bool sync_applicable, bool windowed)
+/* One reclaim context's counters (a row's or the totals'), VMSA_CTX_* in order. */
+static jo *ctx_obj(const struct vmsa_counters *c, bool sync_applicable, bool windowed)
 {
 	jo *o = json_object_new_object();
+#define PUT(type, member, key, unit) add(o, key, u64((uint64_t)c->member));
 	if (windowed) {
-		add(o, "reclaims", u64(c->windows));
-		add(o, "reclaims_completed", u64(c->completed));
-		add(o, "in_progress", u64(in_progress));
-		add(o, "in_progress_ns", u64(in_progress_ns));
-		add(o, "latency_ns", u64(c->latency_ns));
+		VMSA_CTX_WINDOW(PUT)
 	}
 	add(o, "pages_scanned", u64(vmsa_scanned(c)));
-	add(o, "pages_scanned_file", u64(c->scanned_file));
-	add(o, "pages_scanned_anon", u64(c->scanned_anon));
-	add(o, "pages_scanned_unsplit", u64(c->scanned_unknown));
+	VMSA_CTX_SCANNED(PUT)
 	add(o, "pages_reclaimed", u64(vmsa_reclaimed(c)));
-	add(o, "pages_reclaimed_file", u64(c->reclaimed_file));
-	add(o, "pages_reclaimed_anon", u64(c->reclaimed_anon));
-	add(o, "pages_reclaimed_unsplit", u64(c->reclaimed_unknown));
+	VMSA_CTX_RECLAIMED(PUT)
 	jo *w = json_object_new_object();
 	add(w, "file_async", u64(c->write[1][0]));
 	add(w, "anon_async", u64(c->write[0][0]));
@@ -116,15 +109,8 @@ static jo *ctx_obj(const struct vmsa_counters *c, uint64_t in_progress, uint64_t
 	add(w, "anon_sync", sync_applicable ? u64(c->write[0][1]) : NULL);
 	add(w, "pages", c->write_events_with_pages ? u64(c->write_pages) : NULL);
 	add(o, "writes", w);
-	add(o, "end_nr_reclaimed_pages", u64(c->end_nr_reclaimed));
-	add(o, "nr_dirty_pages", u64(c->nr_dirty));
-	add(o, "nr_writeback_pages", u64(c->nr_writeback));
-	add(o, "nr_congested_pages", u64(c->nr_congested));
-	add(o, "nr_immediate_pages", u64(c->nr_immediate));
-	add(o, "active_isolated_pages", u64(c->active_isolated));
-	add(o, "deactivated_pages", u64(c->deactivated));
-	add(o, "slab_shrinker_calls", u64(c->slab_calls));
-	add(o, "slab_objects_freed", u64((uint64_t)c->slab_freed));
+	VMSA_CTX_TAIL(PUT)
+#undef PUT
 	return o;
 }
 
@@ -158,11 +144,11 @@ static jo *process_obj(const struct vmsa_summary *sum, const struct vmsa_task_ro
 					     VMSA_CTX_NODE};
 	for (int i = 0; i < 4; i++) {
 		enum vmsa_ctx c = ctxs[i];
-		jo *x = ctx_obj(&r->ctx[c], r->in_progress[c], r->in_progress_ns[c], sync, true);
+		jo *x = ctx_obj(&r->ctx[c], sync, true);
 		add(x, "reclaims_by_order", by_order(r->begins_by_order[c]));
 		add(o, vmsa_ctx_name(c), x);
 	}
-	add(o, "outside_reclaim", ctx_obj(&r->ctx[VMSA_CTX_NONE], 0, 0, sync, false));
+	add(o, "outside_reclaim", ctx_obj(&r->ctx[VMSA_CTX_NONE], sync, false));
 	add(o, "wakeup_kswapd_requests", u64(r->wakeup_kswapd));
 	add(o, "wakeup_kswapd_by_order", by_order(r->wakeup_by_order));
 	add(o, "throttled", throttle_obj(r->throttled, r->throttled_usec));
@@ -180,17 +166,16 @@ static jo *kswapd_obj(const struct vmsa_summary *sum, const struct vmsa_task_row
 	add(o, "wakeups_by_order", by_order(r->kswapd_wake_by_order));
 	add(o, "rewakeups", u64(r->kswapd_rewakeups));
 	add(o, "rewakeups_by_order", by_order(r->kswapd_rewake_by_order));
-	add(o, "awake_in_progress", u64(r->in_progress[VMSA_CTX_KSWAPD]));
-	add(o, "awake_in_progress_ns", u64(r->in_progress_ns[VMSA_CTX_KSWAPD]));
+	add(o, "awake_in_progress", u64(r->ctx[VMSA_CTX_KSWAPD].in_progress));
+	add(o, "awake_in_progress_ns", u64(r->ctx[VMSA_CTX_KSWAPD].in_progress_ns));
 	add(o, "sleeps_without_wake", u64(r->kswapd_sleep_without_wake));
-	jo *k = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], 0, 0, sum->totals.sync_applicable, false);
+	jo *k = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], sum->totals.sync_applicable, false);
 	add(k, "awake_ns", u64(r->ctx[VMSA_CTX_KSWAPD].latency_ns));
 	add(o, "reclaim", k);
 	for (int c = VMSA_CTX_DIRECT; c <= VMSA_CTX_NODE; c++)
 		if (r->ctx[c].windows)
 			add(o, vmsa_ctx_name(c),
-			    ctx_obj(&r->ctx[c], r->in_progress[c], r->in_progress_ns[c],
-				    sum->totals.sync_applicable, true));
+			    ctx_obj(&r->ctx[c], sum->totals.sync_applicable, true));
 	add(o, "throttled", throttle_obj(r->throttled, r->throttled_usec));
 	add(o, "awake_ns_histogram", hist(&r->awake));
 	return o;
@@ -322,27 +307,12 @@ static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
 	/* totals: the rows added up, context by context */
 	struct vmsa_task_row all_rows;
 	memset(&all_rows, 0, sizeof(all_rows));
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-			vmsa_counters_add(&all_rows.ctx[c], &r->ctx[c]);
-			all_rows.in_progress[c] += r->in_progress[c];
-			all_rows.in_progress_ns[c] += r->in_progress_ns[c];
-		}
-		for (int c = 0; c < VMSA_CTX__COUNT - 2; c++)
-			for (int o = 0; o < VMSA_MAX_ORDER; o++)
-				all_rows.begins_by_order[c][o] += r->begins_by_order[c][o];
-		for (int o = 0; o < VMSA_MAX_ORDER; o++) {
-			all_rows.wakeup_by_order[o] += r->wakeup_by_order[o];
-			all_rows.kswapd_wake_by_order[o] += r->kswapd_wake_by_order[o];
-			all_rows.kswapd_rewake_by_order[o] += r->kswapd_rewake_by_order[o];
-		}
-	}
+	for (size_t i = 0; i < sum->nrows; i++)
+		vmsa_row_counters_add(&all_rows, sum->rows[i]);
 	jo *tot = json_object_new_object();
 	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
 		bool windowed = c <= VMSA_CTX_NODE;
-		jo *x = ctx_obj(&all_rows.ctx[c], all_rows.in_progress[c], all_rows.in_progress_ns[c],
-				t->sync_applicable, windowed);
+		jo *x = ctx_obj(&all_rows.ctx[c], t->sync_applicable, windowed);
 		if (windowed)
 			add(x, "reclaims_by_order", by_order(all_rows.begins_by_order[c]));
 		if (c == VMSA_CTX_KSWAPD) {
@@ -351,7 +321,7 @@ static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
 			add(x, "rewakeups", u64(t->kswapd_rewakeups));
 			add(x, "rewakeups_by_order", by_order(all_rows.kswapd_rewake_by_order));
 			add(x, "awake_ns", u64(all_rows.ctx[c].latency_ns));
-			add(x, "awake_in_progress", u64(all_rows.in_progress[c]));
+			add(x, "awake_in_progress", u64(all_rows.ctx[c].in_progress));
 		}
 		add(tot, vmsa_ctx_name(c), x);
 	}

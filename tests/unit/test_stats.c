@@ -99,8 +99,8 @@ START_TEST(test_unmatched_and_in_progress)
 	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].windows, 3);
 	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].completed, 1);
 	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].latency_ns, 2000000);
-	ck_assert_uint_eq(a->in_progress[VMSA_CTX_DIRECT], 1);
-	ck_assert_uint_eq(a->in_progress_ns[VMSA_CTX_DIRECT], 1000000000ull);
+	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].in_progress, 1);
+	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].in_progress_ns, 1000000000ull);
 	ck_assert_uint_eq(a->begins_by_order[VMSA_CTX_DIRECT][2], 1);
 	ck_assert_uint_eq(r.sum->stall_hist.count, 1);
 	vmsa_summary_free(r.sum);
@@ -120,7 +120,7 @@ START_TEST(test_pid_reuse_and_placeholder)
 		NULL, NULL);
 	const struct vmsa_task_row *a = row(&r, "a", 5), *b = row(&r, "b", 5), *x = row(&r, "x", 7);
 	ck_assert_uint_eq(a->unmatched_begins, 1);
-	ck_assert_uint_eq(a->in_progress[VMSA_CTX_DIRECT], 0);
+	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].in_progress, 0);
 	ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 1);
 	ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].latency_ns, 1000000);
 	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].windows, 1);

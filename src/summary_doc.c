@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON summary documents: read, merge, query, check.
+ * The summary document: a JSON summary read back, merged, queried, checked.
  *
- * Merging follows the schema (docs/json-schema.md, "Merging"): counters add,
- * histograms merge bucket by bucket and their percentiles are recomputed,
- * minima and maxima combine, rows of the same (comm, pid) merge, sources
- * and notes are collected.  Summaries of consecutive pieces of one trace,
- * cut where no reclaim window is open, merge to the summary of the whole.
+ * Merging follows the field table's rules (summary_fields.c; documented in
+ * docs/json-schema.md, "Merging"): counters add, histograms merge bucket by
+ * bucket and their percentiles are recomputed, minima and maxima combine,
+ * rows of the same (comm, pid) merge, sources and notes are collected.
+ * Summaries of consecutive pieces of one trace, cut where no reclaim window
+ * is open, merge to the summary of the whole.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "summary_fields.h"
 
 typedef struct json_object jo;
 
@@ -114,6 +116,16 @@ static int by_lo(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static uint64_t bucket_count(const void *ctx, size_t i)
+{
+	return u(json_object_array_get_idx(ctx, i), "count");
+}
+
+static uint64_t bucket_hi(const void *ctx, size_t i)
+{
+	return u(json_object_array_get_idx(ctx, i), "hi_ns");
+}
+
 static int merge_hist(jo *d, jo *s)
 {
 	uint64_t dc = u(d, "count"), sc = u(s, "count");
@@ -146,37 +158,14 @@ static int merge_hist(jo *d, jo *s)
 	set_u(d, "sum_ns", u(d, "sum_ns") + u(s, "sum_ns"));
 	set_u(d, "min_ns", mn);
 	set_u(d, "max_ns", mx);
-	/* percentiles as vmsa_hist_quantile(): nearest rank, bucket top, capped */
-	static const struct {
-		const char *key;
-		double q;
-	} qs[] = {{"p50_ns", 0.50}, {"p90_ns", 0.90}, {"p99_ns", 0.99}};
-	for (size_t k = 0; k < 3; k++) {
-		double want = qs[k].q * (double)count;
-		uint64_t rank = (uint64_t)want;
-		if ((double)rank < want)
-			rank++;
-		if (rank < 1)
-			rank = 1;
-		uint64_t seen = 0, v = mx;
-		for (size_t j = 0; j < json_object_array_length(db); j++) {
-			jo *f = json_object_array_get_idx(db, j);
-			seen += u(f, "count");
-			if (seen >= rank) {
-				v = u(f, "hi_ns");
-				break;
-			}
-		}
-		if (v > mx)
-			v = mx;
-		if (v < mn)
-			v = mn;
-		set_u(d, qs[k].key, v);
-	}
+	struct vmsa_buckets bk = {db, json_object_array_length(db), bucket_count, bucket_hi};
+	for (size_t k = 0; k < sizeof(vmsa_hist_quantile_keys) / sizeof(vmsa_hist_quantile_keys[0]); k++)
+		set_u(d, vmsa_hist_quantile_keys[k].key,
+		      vmsa_quantile(&bk, count, mn, mx, vmsa_hist_quantile_keys[k].q));
 	return 0;
 }
 
-static int merge_obj(jo *d, jo *s);
+static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape);
 
 /* rows are the same task when comm and pid (null with --ignore-pid) agree */
 static bool same_row(jo *a, jo *b)
@@ -212,7 +201,7 @@ static int row_order(const void *x, const void *y)
 	return (x1 > y1) - (x1 < y1);
 }
 
-static int merge_rows(jo *d, jo *s)
+static int merge_rows(jo *d, jo *s, const struct vmsa_shape *shape)
 {
 	for (size_t i = 0; i < json_object_array_length(s); i++) {
 		jo *r = json_object_array_get_idx(s, i);
@@ -223,7 +212,7 @@ static int merge_rows(jo *d, jo *s)
 		if (j == json_object_array_length(d)) {
 			json_object_array_add(d, copy(r));
 		} else {
-			int err = merge_obj(json_object_array_get_idx(d, j), r);
+			int err = merge_obj(json_object_array_get_idx(d, j), r, shape);
 			if (err)
 				return err;
 		}
@@ -241,7 +230,20 @@ static bool has_string(jo *arr, jo *s)
 	return false;
 }
 
-static int merge_value(jo *d, const char *key, jo *sv)
+/* A key the table does not know (a newer summary's) merges by its type. */
+static enum vmsa_merge rule_of_type(jo *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_object: return is_hist(v) ? VMSA_MERGE_HIST : VMSA_MERGE_OBJECT;
+	case json_type_array: return VMSA_MERGE_CONCAT;
+	case json_type_boolean: return VMSA_MERGE_ANY;
+	case json_type_int: return VMSA_MERGE_SUM;
+	default: return VMSA_MERGE_FIRST;
+	}
+}
+
+/* Merges s's value sv of key into d, by the rule of field f. */
+static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *f)
 {
 	jo *dv = NULL;
 	json_object_object_get_ex(d, key, &dv);
@@ -254,46 +256,55 @@ static int merge_value(jo *d, const char *key, jo *sv)
 	enum json_type t = json_object_get_type(dv);
 	if (t != json_object_get_type(sv))
 		return VMSA_E_INVAL;
-	if (t == json_type_object)
-		return is_hist(dv) ? merge_hist(dv, sv) : merge_obj(dv, sv);
-	if (t == json_type_array) {
-		if (!strcmp(key, "processes") || !strcmp(key, "kswapd"))
-			return merge_rows(dv, sv);
+	enum vmsa_merge rule = f ? f->merge : rule_of_type(dv);
+	const struct vmsa_shape *shape = f ? f->shape : NULL;
+	switch (rule) {
+	case VMSA_MERGE_OBJECT:
+		return t == json_type_object ? merge_obj(dv, sv, shape) : VMSA_E_INVAL;
+	case VMSA_MERGE_HIST:
+		return t == json_type_object && is_hist(dv) ? merge_hist(dv, sv) : VMSA_E_INVAL;
+	case VMSA_MERGE_ROWS:
+		return t == json_type_array ? merge_rows(dv, sv, shape) : VMSA_E_INVAL;
+	case VMSA_MERGE_CONCAT:
+	case VMSA_MERGE_UNION:
+		if (t != json_type_array)
+			return VMSA_E_INVAL;
 		for (size_t i = 0; i < json_object_array_length(sv); i++) {
 			jo *e = json_object_array_get_idx(sv, i);
-			if (!strcmp(key, "notes") && has_string(dv, e))
+			if (rule == VMSA_MERGE_UNION && has_string(dv, e))
 				continue;
 			json_object_array_add(dv, copy(e));
 		}
 		return 0;
-	}
-	if (t == json_type_boolean) {
-		bool a = json_object_get_boolean(dv), b = json_object_get_boolean(sv);
-		json_object_object_add(d, key, json_object_new_boolean(
-						       !strcmp(key, "pages_scanned_known") ? a && b
-											   : a || b));
+	case VMSA_MERGE_ANY:
+	case VMSA_MERGE_ALL:
+		if (t == json_type_boolean) {
+			bool a = json_object_get_boolean(dv), b = json_object_get_boolean(sv);
+			json_object_object_add(d, key, json_object_new_boolean(
+							       rule == VMSA_MERGE_ALL ? a && b : a || b));
+		}
 		return 0;
-	}
-	if (!is_int(dv))
-		return 0; /* strings: the first document's */
-	if (!strcmp(key, "schema_version") || !strcmp(key, "pid") || !strcmp(key, "nid") ||
-	    !strcmp(key, "sub_buckets_log2"))
+	case VMSA_MERGE_SUM:
+	case VMSA_MERGE_MIN:
+	case VMSA_MERGE_MAX:
+		if (is_int(dv)) {
+			uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv);
+			set_u(d, key, rule == VMSA_MERGE_SUM ? a + b
+				      : rule == VMSA_MERGE_MIN ? (a < b ? a : b)
+							       : (a > b ? a : b));
+		}
 		return 0;
-	uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv);
-	uint64_t v = a + b;
-	if (!strcmp(key, "first_timestamp_ns"))
-		v = a < b ? a : b;
-	else if (!strcmp(key, "last_timestamp_ns"))
-		v = a > b ? a : b;
-	set_u(d, key, v);
-	return 0;
+	default:
+		return 0; /* the first document's, or recomputed after */
+	}
 }
 
-static int merge_obj(jo *d, jo *s)
+static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 {
 	json_object_object_foreach(s, key, sv)
 	{
-		int err = merge_value(d, key, sv);
+		const struct vmsa_field *f = shape ? vmsa_shape_member(shape, key, strlen(key)) : NULL;
+		int err = merge_value(d, key, sv, f);
 		if (err)
 			return err;
 	}
@@ -303,10 +314,10 @@ static int merge_obj(jo *d, jo *s)
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 {
 	jo *d = dst->root, *s = src->root;
-	int err = merge_obj(d, s);
+	int err = merge_obj(d, s, &vmsa_summary_shape);
 	if (err)
 		return err;
-	/* derived after the sums */
+	/* the VMSA_MERGE_DERIVED fields */
 	jo *in, *tot, *p, *k;
 	if (json_object_object_get_ex(d, "input", &in))
 		set_u(in, "duration_ns", u(in, "last_timestamp_ns") - u(in, "first_timestamp_ns"));
