@@ -48,6 +48,7 @@ void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;
 struct vmsa_bin_decoder {
+	const struct vmsa_catalogue *cat;
 	struct evdesc *desc;	/* by event id */
 	int ndesc;
 	struct vmsa_source_counts *counts;
