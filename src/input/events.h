@@ -112,15 +112,59 @@ extern const struct vmsa_catalogue vmsa_catalogue;
 /* Adds name as the last alias of field f in *c (a copy): 0 or VMSA_E_INVAL. */
 int vmsa_catalogue_add_alias(struct vmsa_catalogue *c, enum vmsa_field f, const char *name);
 
-/*
- * A number as a value of type t (neg: it had a minus sign, u its
- * magnitude): 0 with *out set, or VMSA_FIELD_ERR(reason).
- */
-int vmsa_value_from_number(enum vmsa_field_type t, bool neg, uint64_t u, uint64_t *out);
 
 /* A symbolic value [s, s + n) of type t: 0, VMSA_FIELD_ABSENT (not a
  * symbol of the type: try it as a number) or VMSA_FIELD_ERR(reason). */
 int vmsa_value_from_symbol(enum vmsa_field_type t, const char *s, size_t n, uint64_t *out);
+
+/*
+ * A number as a value of type t (neg: it had a minus sign, u its
+ * magnitude): 0 with *out set, or VMSA_FIELD_ERR(reason).
+ */
+static inline int vmsa_value_from_number(enum vmsa_field_type t, bool neg, uint64_t u, uint64_t *out)
+{
+	const int oor = VMSA_FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
+	const int bad = VMSA_FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+	switch (t) {
+	case VT_COUNT:
+		if (neg && u)
+			return oor;
+		*out = u;
+		return 0;
+	case VT_I64:
+		if (u > (uint64_t)INT64_MAX)
+			return oor;
+		*out = neg ? (uint64_t)-(int64_t)u : u;
+		return 0;
+	case VT_ORDER:
+		if ((neg && u) || u >= VMSA_MAX_ORDER)
+			return oor;
+		*out = u;
+		return 0;
+	case VT_NID:
+		if ((neg && u) || u > 1u << 16)
+			return oor;
+		*out = u;
+		return 0;
+	case VT_LRU: /* enum lru_list, when the symbol table was not applied */
+		if (neg || u > VMSA_LRU_UNEVICTABLE - VMSA_LRU_INACTIVE_ANON)
+			return bad;
+		*out = VMSA_LRU_INACTIVE_ANON + u;
+		return 0;
+	case VT_RECLAIM_FLAGS:
+	case VT_THROTTLE_FLAGS:
+		if (neg || u > UINT32_MAX)
+			return bad;
+		*out = u;
+		return 0;
+	case VT_FLUSH_REASON:
+		if (neg || u >= VMSA_FLUSH__COUNT)
+			return bad;
+		*out = u;
+		return 0;
+	}
+	return bad;
+}
 
 /* Records that a field could not be read. */
 static inline void vmsa_values_bad(struct vmsa_values *v, enum vmsa_field f, int err)

@@ -811,6 +811,23 @@ struct flag_memo {
 	char text[64];
 };
 
+/*
+ * How the fields of an event are read: the keys (struct text_keys) that name
+ * a field its build reads, with that field and its type; or, for events
+ * without "k=v", the labels of those fields.
+ */
+struct plan_item {
+	uint8_t field, type; /* enum vmsa_field, enum vmsa_field_type */
+	uint8_t label_len;
+	const char *label;
+};
+struct plan {
+	uint32_t keys;
+	uint8_t field_of_key[VMSA_MAX_TEXT_KEYS], type_of_key[VMSA_MAX_TEXT_KEYS];
+	uint8_t n;
+	struct plan_item item[VF__COUNT];
+};
+
 /* A name of a catalogue event */
 struct text_event {
 	const char *name;
@@ -833,6 +850,7 @@ struct vmsa_text_parser {
 	uint8_t nnames;
 	struct text_event names[NEVENTS];
 	struct text_keys keys;
+	struct plan plan[NEVENTS];
 	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
 	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
 	struct value_tally value_tally[NEVENTS];
@@ -941,20 +959,24 @@ static int read_symbol(struct flag_memo *memo, enum vmsa_field_type t, const cha
 	return r;
 }
 
-/* The text [s, e) as the value of field f, into *v. */
-static inline void read_value(struct vmsa_text_parser *p, enum vmsa_field f, const char *s,
-			      const char *e, struct vmsa_values *v)
+/* The text [s, e) as the value of field f of type t, into *v. */
+static inline __attribute__((always_inline)) void
+read_value(struct flag_memo *memo, enum vmsa_field f, enum vmsa_field_type t, const char *s,
+	   const char *e, struct vmsa_values *v)
 {
-	enum vmsa_field_type t = (enum vmsa_field_type)p->cat->field[f].type;
 	bool symbolic = t >= VT_LRU;
 	uint64_t x, u;
 	bool neg;
 	int r;
-	if (symbolic && (r = read_symbol(p->flag_memo, t, s, (size_t)(e - s), &x)) !=
-				VMSA_FIELD_ABSENT)
+	if (symbolic &&
+	    (r = read_symbol(memo, t, s, (size_t)(e - s), &x)) != VMSA_FIELD_ABSENT)
 		goto done;
 	switch (parse_num(s, e, &u, &neg)) {
 	case NUM_OK:
+		if (t == VT_COUNT && !neg) { /* the usual */
+			vmsa_values_set(v, f, u);
+			return;
+		}
 		r = vmsa_value_from_number(t, neg, u, &x);
 		break;
 	case NUM_RANGE:
@@ -971,24 +993,27 @@ done:
 		vmsa_values_set(v, f, x);
 }
 
-/* The fields of a "k=v" event that its build reads. */
-static inline void values_kv(struct vmsa_text_parser *p, uint32_t want, const struct fields *f,
-			     struct vmsa_values *v)
+/*
+ * The fields of a "k=v" event that its build reads, by its plan: the line's
+ * keys that name one, in the order of precedence of a field's names (the
+ * first one present is read).
+ */
+static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
+			     const struct fields *f, struct vmsa_values *v)
 {
-	for (; want; want &= want - 1) {
-		enum vmsa_field i = (enum vmsa_field)__builtin_ctz(want);
-		uint32_t k = f->present & p->keys.of_field[i];
-		if (k) {
-			const struct span *s = &f->v[__builtin_ctz(k)];
-			read_value(p, i, s->p, s->p + s->len, v);
-		}
+	for (uint32_t m = f->present & pl->keys; m; m &= m - 1) {
+		unsigned k = (unsigned)__builtin_ctz(m);
+		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
+		if (v->present & VF_BIT(i))
+			continue; /* a name of higher precedence was there */
+		read_value(p->flag_memo, i, (enum vmsa_field_type)pl->type_of_key[k], f->v[k].p,
+			   f->v[k].p + f->v[k].len, v);
 	}
 }
 
-/* The first occurrence of lit in [p, e): where it ends, or NULL. */
-static const char *find_lit(const char *p, const char *e, const char *lit)
+/* The first occurrence of lit (n bytes) in [p, e): where it ends, or NULL. */
+static const char *find_lit_n(const char *p, const char *e, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
 	while ((size_t)(e - p) >= n) {
 		const char *q = memchr(p, lit[0], (size_t)(e - p) - n + 1);
 		if (!q)
@@ -1001,13 +1026,12 @@ static const char *find_lit(const char *p, const char *e, const char *lit)
 }
 
 /* The fields of an event without "k=v" (mm_shrink_slab_*): "label<number>". */
-static void values_labelled(struct vmsa_text_parser *p, uint32_t want, const char *s,
+static void values_labelled(struct vmsa_text_parser *p, const struct plan *pl, const char *s,
 			    const char *e, struct vmsa_values *v)
 {
-	for (; want; want &= want - 1) {
-		enum vmsa_field i = (enum vmsa_field)__builtin_ctz(want);
-		const char *label = p->cat->field[i].label;
-		const char *q = label ? find_lit(s, e, label) : NULL;
+	for (unsigned j = 0; j < pl->n; j++) {
+		const struct plan_item *it = &pl->item[j];
+		const char *q = find_lit_n(s, e, it->label, it->label_len);
 		if (!q)
 			continue;
 		const char *ve = q;
@@ -1015,7 +1039,8 @@ static void values_labelled(struct vmsa_text_parser *p, uint32_t want, const cha
 			ve++;
 		while (ve < e && is_digit(*ve))
 			ve++;
-		read_value(p, i, q, ve, v);
+		read_value(p->flag_memo, (enum vmsa_field)it->field, (enum vmsa_field_type)it->type,
+			   q, ve, v);
 	}
 }
 
@@ -1072,6 +1097,32 @@ static int index_catalogue(struct vmsa_text_parser *p)
 			if (k->of_field[f] && id < (unsigned)__builtin_ctz(k->of_field[f]))
 				return VMSA_E_INVAL;
 			k->of_field[f] |= 1u << id;
+		}
+	}
+	/* each name's plan: the fields its build reads, in the catalogue's order */
+	for (int i = 0; i < p->nnames; i++) {
+		struct plan *pl = &p->plan[i];
+		pl->n = 0;
+		pl->keys = 0;
+		for (uint32_t want = p->names[i].desc->fields; want; want &= want - 1) {
+			int f = __builtin_ctz(want);
+			if (pl->keys & k->of_field[f])
+				return VMSA_E_INVAL; /* one name, two fields of the event */
+			pl->keys |= k->of_field[f];
+			for (uint32_t m = k->of_field[f]; m; m &= m - 1) {
+				pl->field_of_key[__builtin_ctz(m)] = (uint8_t)f;
+				pl->type_of_key[__builtin_ctz(m)] = c->field[f].type;
+			}
+			const char *label = c->field[f].label;
+			if (label) {
+				if (strlen(label) > 64)
+					return VMSA_E_INVAL;
+				struct plan_item *it = &pl->item[pl->n++];
+				it->field = (uint8_t)f;
+				it->type = c->field[f].type;
+				it->label = label;
+				it->label_len = (uint8_t)strlen(label);
+			}
 		}
 	}
 	return 0;
@@ -1200,7 +1251,7 @@ static struct value_memo *value_slot(struct vmsa_text_parser *p, int id, const c
 static bool mentions_vmscan(const struct vmsa_catalogue *c, const char *s, const char *e)
 {
 	for (size_t i = 0; i < sizeof(c->prefixes) / sizeof(c->prefixes[0]); i++)
-		if (c->prefixes[i] && find_lit(s, e, c->prefixes[i]))
+		if (c->prefixes[i] && find_lit_n(s, e, c->prefixes[i], strlen(c->prefixes[i])))
 			return true;
 	return false;
 }
@@ -1313,11 +1364,11 @@ have_header:;
 		struct vmsa_values v;
 		v.present = v.bad = 0;
 		if (d->labelled) {
-			values_labelled(p, d->fields, h.fields, h.end, &v);
+			values_labelled(p, &p->plan[id], h.fields, h.end, &v);
 		} else {
 			struct fields f;
 			read_fields(p, id, h.fields, h.end, &f);
-			values_kv(p, d->fields, &f, &v);
+			values_kv(p, &p->plan[id], &f, &v);
 		}
 		ev->type = (enum vmsa_event_type)d->type;
 		ev->ctx = (enum vmsa_ctx)d->ctx;
