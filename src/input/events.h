@@ -17,7 +17,7 @@
  *    mm_vmscan_write_folio (the one variant told by its name: traits).
  *  - mm_vmscan_lru_isolate 2.6.35: no list; 3.x: "file=%d"; 4.8+: "lru=%s";
  *    only the list name tells inactive from active isolations.
- *  - mm_vmscan_throttled (5.16+) prints its delay as "usect_delayed"; the
+ *  - mm_vmscan_throttled (5.16+) prints its delay as usect_delayed=; the
  *    record's field is usec_delayed.
  *  - mm_shrink_slab_* print no "k=v" list: their text names a field by a
  *    label ("nid: ", "last shrinker return val "); records by name.

@@ -11,13 +11,9 @@
  * PID for perf) that precedes [CPU], so names may hold spaces, '/', '.',
  * ':' and '-'.
  *
- * Kernel variants, resolved here and nowhere else:
- *  - mm_vmscan_writepage 2.6.35: "file=%d sync_io=%d" (seeds, patch 2/8);
- *    2.6.36+: "flags=RECLAIM_WB_*"; 5.19+ renamed mm_vmscan_write_folio.
- *  - mm_vmscan_lru_isolate 2.6.35: no list; 3.x: "file=%d"; 4.8+: "lru=%s"
- *    and "classzone_idx=" (renamed "classzone=" in 5.8); only the list
- *    name tells inactive from active isolations.
- *  - mm_vmscan_throttled (5.16+) prints its delay as "usect_delayed".
+ * Which events there are, their fields' names across kernels and how the
+ * values make an event: the catalogue (events.h), read here and by the
+ * binary decoder; this file names none of them.
  */
 #include <stdbool.h>
 #include <stdlib.h>
