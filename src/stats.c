@@ -628,6 +628,138 @@ static void on_isolate(struct vmsa_stats *st, struct vmsa_counters *c, const str
 	st->isolations_counted++;
 }
 
+/*
+ * What each event contributes to the statistics: one handler per event type
+ * (the catalogue, src/input/events.c, says which events have which type).
+ * t is the event's task, its row set.
+ */
+typedef int (*event_handler)(struct vmsa_stats *st, struct task_state *t,
+			     const struct vmsa_event *ev);
+
+/* the counters of the context the task is in */
+static inline struct vmsa_counters *ctx_counters(struct task_state *t)
+{
+	return &t->row->ctx[current_ctx(t)];
+}
+
+static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			    const struct vmsa_event *ev)
+{
+	t->row->wakeup_kswapd++;
+	t->row->wakeup_by_order[ev->order]++;
+	return 0;
+}
+
+static int on_lru_isolate(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	struct vmsa_counters *c = ctx_counters(t);
+	uint64_t before = vmsa_scanned(c);
+	on_isolate(st, c, ev);
+	uint64_t n = vmsa_scanned(c) - before;
+	enum vmsa_ctx cx = current_ctx(t);
+	if (cx == VMSA_CTX_DIRECT || cx == VMSA_CTX_KSWAPD)
+		return vmsa_timeline_add(&st->timeline, ev->ts_ns, cx == VMSA_CTX_DIRECT ? n : 0,
+					 cx == VMSA_CTX_KSWAPD ? n : 0);
+	return 0;
+}
+
+static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+		    const struct vmsa_event *ev)
+{
+	struct vmsa_counters *c = ctx_counters(t);
+	c->write[ev->file == 1][ev->sync == 1]++;
+	if (ev->nr_pages) {
+		c->write_pages += ev->nr_pages;
+		c->write_events_with_pages++;
+	}
+	return 0;
+}
+
+static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			      const struct vmsa_event *ev)
+{
+	struct vmsa_counters *c = ctx_counters(t);
+	if (ev->file == 1)
+		c->reclaimed_file += ev->nr_reclaimed;
+	else if (ev->file == 0)
+		c->reclaimed_anon += ev->nr_reclaimed;
+	else
+		c->reclaimed_unknown += ev->nr_reclaimed;
+	c->nr_dirty += ev->nr_dirty;
+	c->nr_writeback += ev->nr_writeback;
+	c->nr_congested += ev->nr_congested;
+	c->nr_immediate += ev->nr_immediate;
+	return 0;
+}
+
+static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			    const struct vmsa_event *ev)
+{
+	ctx_counters(t)->deactivated += ev->nr_deactivated;
+	return 0;
+}
+
+static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			const struct vmsa_event *ev)
+{
+	struct vmsa_task_row *r = t->row;
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+		if (ev->throttle_reasons & (1u << b)) {
+			r->throttled[b]++;
+			r->throttled_usec[b] += (uint64_t)ev->usec_delayed;
+		}
+	return 0;
+}
+
+static int on_slab_start(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			 const struct vmsa_event *ev VMSA_UNUSED)
+{
+	ctx_counters(t)->slab_calls++;
+	return 0;
+}
+
+static int on_slab_end(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+		       const struct vmsa_event *ev)
+{
+	ctx_counters(t)->slab_freed += ev->slab_freed > 0 ? ev->slab_freed : 0;
+	return 0;
+}
+
+static int on_flusher_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			   const struct vmsa_event *ev)
+{
+	struct vmsa_task_row *r = t->row;
+	if ((unsigned)ev->flush_reason >= VMSA_FLUSH__COUNT)
+		return VMSA_E_INVAL;
+	r->flusher_wakeups[ev->flush_reason]++;
+	r->flusher_dirty_pages[ev->flush_reason] += ev->nr_dirty;
+	r->flusher_requested_pages[ev->flush_reason] += ev->nr_pages;
+	return 0;
+}
+
+static int on_nothing(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t VMSA_UNUSED,
+		      const struct vmsa_event *ev VMSA_UNUSED)
+{
+	return 0;
+}
+
+static const event_handler handlers[VMSA_EV__COUNT] = {
+	[VMSA_EV_RECLAIM_BEGIN] = on_begin,
+	[VMSA_EV_RECLAIM_END] = on_end,
+	[VMSA_EV_KSWAPD_WAKE] = on_kswapd_wake,
+	[VMSA_EV_KSWAPD_SLEEP] = on_kswapd_sleep,
+	[VMSA_EV_WAKEUP_KSWAPD] = on_wakeup_kswapd,
+	[VMSA_EV_LRU_ISOLATE] = on_lru_isolate,
+	[VMSA_EV_WRITE] = on_write,
+	[VMSA_EV_SHRINK_INACTIVE] = on_shrink_inactive,
+	[VMSA_EV_SHRINK_ACTIVE] = on_shrink_active,
+	[VMSA_EV_THROTTLED] = on_throttled,
+	[VMSA_EV_SLAB_START] = on_slab_start,
+	[VMSA_EV_SLAB_END] = on_slab_end,
+	[VMSA_EV_FLUSHER_WAKE] = on_flusher_wake,
+	[VMSA_EV_LOST] = on_nothing, /* counted before any task */
+};
+
 /* A zeroed task state, 64-byte aligned; NULL: out of memory. */
 static struct task_state *new_task(struct vmsa_stats *st)
 {
@@ -687,78 +819,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 	int err = set_task_row(st, t, ev);
 	if (err)
 		return err;
-	struct vmsa_task_row *r = t->row;
-	struct vmsa_counters *c = &r->ctx[current_ctx(t)];
-
-	switch (ev->type) {
-	case VMSA_EV_RECLAIM_BEGIN:
-		return on_begin(st, t, ev);
-	case VMSA_EV_RECLAIM_END:
-		return on_end(st, t, ev);
-	case VMSA_EV_KSWAPD_WAKE:
-		return on_kswapd_wake(st, t, ev);
-	case VMSA_EV_KSWAPD_SLEEP:
-		return on_kswapd_sleep(st, t, ev);
-	case VMSA_EV_WAKEUP_KSWAPD:
-		r->wakeup_kswapd++;
-		r->wakeup_by_order[ev->order]++;
-		return 0;
-	case VMSA_EV_LRU_ISOLATE: {
-		uint64_t before = vmsa_scanned(c);
-		on_isolate(st, c, ev);
-		uint64_t n = vmsa_scanned(c) - before;
-		enum vmsa_ctx cx = current_ctx(t);
-		if (cx == VMSA_CTX_DIRECT || cx == VMSA_CTX_KSWAPD)
-			return vmsa_timeline_add(&st->timeline, ev->ts_ns,
-						 cx == VMSA_CTX_DIRECT ? n : 0,
-						 cx == VMSA_CTX_KSWAPD ? n : 0);
-		return 0;
-	}
-	case VMSA_EV_WRITE:
-		c->write[ev->file == 1][ev->sync == 1]++;
-		if (ev->nr_pages) {
-			c->write_pages += ev->nr_pages;
-			c->write_events_with_pages++;
-		}
-		return 0;
-	case VMSA_EV_SHRINK_INACTIVE:
-		if (ev->file == 1)
-			c->reclaimed_file += ev->nr_reclaimed;
-		else if (ev->file == 0)
-			c->reclaimed_anon += ev->nr_reclaimed;
-		else
-			c->reclaimed_unknown += ev->nr_reclaimed;
-		c->nr_dirty += ev->nr_dirty;
-		c->nr_writeback += ev->nr_writeback;
-		c->nr_congested += ev->nr_congested;
-		c->nr_immediate += ev->nr_immediate;
-		return 0;
-	case VMSA_EV_SHRINK_ACTIVE:
-		c->deactivated += ev->nr_deactivated;
-		return 0;
-	case VMSA_EV_THROTTLED:
-		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
-			if (ev->throttle_reasons & (1u << b)) {
-				r->throttled[b]++;
-				r->throttled_usec[b] += (uint64_t)ev->usec_delayed;
-			}
-		return 0;
-	case VMSA_EV_SLAB_START:
-		c->slab_calls++;
-		return 0;
-	case VMSA_EV_FLUSHER_WAKE:
-		if ((unsigned)ev->flush_reason >= VMSA_FLUSH__COUNT)
-			return VMSA_E_INVAL;
-		r->flusher_wakeups[ev->flush_reason]++;
-		r->flusher_dirty_pages[ev->flush_reason] += ev->nr_dirty;
-		r->flusher_requested_pages[ev->flush_reason] += ev->nr_pages;
-		return 0;
-	case VMSA_EV_SLAB_END:
-		c->slab_freed += ev->slab_freed > 0 ? ev->slab_freed : 0;
-		return 0;
-	default:
-		return 0;
-	}
+	return handlers[ev->type](st, t, ev);
 }
 
 /* ---- the summary snapshot ------------------------------------------- */

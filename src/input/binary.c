@@ -3,272 +3,83 @@
  * Decoding of binary ftrace records (trace.dat and live tracefs) into the
  * normalized event, by field *name* with the formats the records came with
  * (libtraceevent); the per-event field lookups are cached by event id.  The
- * mapping mirrors the text decoder (text.c), which reads the same fields as
- * the kernel prints them.
+ * events, their fields' names and how they make a struct vmsa_event are the
+ * catalogue's (events.h), which the text decoder reads too.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../internal.h"
+#include "events.h"
 #include "input.h"
 
-enum kind {
-	K_UNKNOWN = 0,	/* not looked at yet */
-	K_OTHER,	/* not a vmscan event */
-	K_BEGIN, K_END, K_KSWAPD_WAKE, K_KSWAPD_SLEEP, K_WAKEUP_KSWAPD, K_ISOLATE,
-	K_WRITE, K_SHRINK_INACTIVE, K_SHRINK_ACTIVE, K_THROTTLED, K_SLAB_START,
-	K_SLAB_END, K_FLUSHER, K_UNKNOWN_VMSCAN,
-};
+/* What a record's event id is, found on its first record (desc_for()). */
+enum state { S_UNSEEN = 0, S_OTHER, S_UNKNOWN_VMSCAN, S_KNOWN };
 
 struct evdesc {
-	enum kind kind;
-	enum vmsa_ctx ctx;
-	struct tep_format_field *order, *nid, *nr_scanned, *nr_taken, *nr_reclaimed,
-		*nr_pages, *lru, *file, *sync_io, *flags, *dirty, *writeback, *congested,
-		*immediate, *deactivated, *delayed, *timeout, *reason, *retval;
+	uint8_t state;
+	const struct vmsa_event_desc *desc;	/* S_KNOWN */
+	const struct vmsa_event_name *nm;
+	struct tep_format_field *field[VF__COUNT]; /* of those desc reads: by name */
 };
 
-static const struct {
-	const char *name;
-	enum kind kind;
-	enum vmsa_ctx ctx;
-} names[] = {
-	{"mm_vmscan_direct_reclaim_begin", K_BEGIN, VMSA_CTX_DIRECT},
-	{"mm_vmscan_direct_reclaim_end", K_END, VMSA_CTX_DIRECT},
-	{"mm_vmscan_memcg_reclaim_begin", K_BEGIN, VMSA_CTX_MEMCG},
-	{"mm_vmscan_memcg_reclaim_end", K_END, VMSA_CTX_MEMCG},
-	{"mm_vmscan_memcg_softlimit_reclaim_begin", K_BEGIN, VMSA_CTX_SOFTLIMIT},
-	{"mm_vmscan_memcg_softlimit_reclaim_end", K_END, VMSA_CTX_SOFTLIMIT},
-	{"mm_vmscan_node_reclaim_begin", K_BEGIN, VMSA_CTX_NODE},
-	{"mm_vmscan_node_reclaim_end", K_END, VMSA_CTX_NODE},
-	{"mm_vmscan_kswapd_wake", K_KSWAPD_WAKE, 0},
-	{"mm_vmscan_kswapd_sleep", K_KSWAPD_SLEEP, 0},
-	{"mm_vmscan_wakeup_kswapd", K_WAKEUP_KSWAPD, 0},
-	{"mm_vmscan_lru_isolate", K_ISOLATE, 0},
-	{"mm_vmscan_memcg_isolate", K_ISOLATE, 0},
-	{"mm_vmscan_writepage", K_WRITE, 0},
-	{"mm_vmscan_write_folio", K_WRITE, 0},
-	{"mm_vmscan_lru_shrink_inactive", K_SHRINK_INACTIVE, 0},
-	{"mm_vmscan_lru_shrink_active", K_SHRINK_ACTIVE, 0},
-	{"mm_vmscan_throttled", K_THROTTLED, 0},
-	{"mm_shrink_slab_start", K_SLAB_START, 0},
-	{"mm_shrink_slab_end", K_SLAB_END, 0},
-	{"mm_vmscan_wakeup_flusher", K_FLUSHER, 0}, /* kernel/ series */
-};
-
-static void describe(struct evdesc *d, struct tep_event *e)
+static void describe(const struct vmsa_catalogue *c, struct evdesc *d, struct tep_event *e)
 {
 	memset(d, 0, sizeof(*d));
-	d->kind = K_OTHER;
-	if (!e->system || strcmp(e->system, "vmscan") != 0)
+	d->state = S_OTHER;
+	if (!e->system || strcmp(e->system, c->system) != 0)
 		return;
-	d->kind = K_UNKNOWN_VMSCAN;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(e->name, names[i].name) == 0) {
-			d->kind = names[i].kind;
-			d->ctx = names[i].ctx;
-		}
-	if (strcmp(e->name, "mm_vmscan_write_folio") == 0 ||
-	    strcmp(e->name, "mm_vmscan_wakeup_flusher") == 0)
-		d->nr_pages = tep_find_field(e, "nr_pages");
-	d->order = tep_find_field(e, "order");
-	d->nid = tep_find_field(e, "nid");
-	d->nr_scanned = tep_find_field(e, "nr_scanned");
-	d->nr_taken = tep_find_field(e, "nr_taken");
-	d->nr_reclaimed = tep_find_field(e, "nr_reclaimed");
-	d->lru = tep_find_field(e, "lru");
-	d->file = tep_find_field(e, "file");
-	d->sync_io = tep_find_field(e, "sync_io");
-	d->flags = tep_find_field(e, "reclaim_flags");
-	d->dirty = tep_find_field(e, "nr_dirty");
-	d->writeback = tep_find_field(e, "nr_writeback");
-	d->congested = tep_find_field(e, "nr_congested");
-	d->immediate = tep_find_field(e, "nr_immediate");
-	d->deactivated = tep_find_field(e, "nr_deactivated");
-	d->delayed = tep_find_field(e, "usec_delayed");
-	d->timeout = tep_find_field(e, "usec_timeout");
-	d->reason = tep_find_field(e, "reason");
-	d->retval = tep_find_field(e, "retval");
-}
-
-/* 0 ok, 1 absent, <0 cannot read */
-static int num(struct tep_format_field *f, struct tep_record *r, unsigned long long *v)
-{
-	if (!f)
-		return 1;
-	if (f->offset < 0 || f->size < 0 || f->offset + f->size > r->size)
-		return -1;
-	return tep_read_number_field(f, r->data, v) ? -1 : 0;
-}
-
-/* sign-extend a field narrower than 64 bits that the kernel declares signed */
-static long long snum(struct tep_format_field *f, unsigned long long v)
-{
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
-		unsigned bits = (unsigned)f->size * 8;
-		unsigned long long m = 1ull << (bits - 1);
-		return (long long)((v ^ m) - m);
+	d->state = S_UNKNOWN_VMSCAN;
+	for (int i = 0; i < VMSA_NEVENTS && !d->desc; i++)
+		for (int j = 0; j < VMSA_MAX_NAMES && c->event[i].names[j].name; j++)
+			if (strcmp(e->name, c->event[i].names[j].name) == 0) {
+				d->desc = &c->event[i];
+				d->nm = &c->event[i].names[j];
+				break;
+			}
+	if (!d->desc)
+		return;
+	d->state = S_KNOWN;
+	for (uint32_t want = d->desc->fields; want; want &= want - 1) {
+		int f = __builtin_ctz(want);
+		for (int a = 0; a < VMSA_MAX_ALIASES && c->field[f].names[a] && !d->field[f]; a++)
+			d->field[f] = tep_find_field(e, c->field[f].names[a]);
 	}
-	return (long long)v;
 }
 
-/* Fill *ev from record r of a described vmscan event; reject reason on failure. */
-static int decode(struct vmsa_bin_decoder *td, struct evdesc *d, struct tep_record *r,
-		  struct vmsa_event *ev)
+/* The fields of record r that the event's build reads, into *v. */
+static void read_values(const struct vmsa_catalogue *c, const struct evdesc *d,
+			struct tep_record *r, struct vmsa_values *v)
 {
-	unsigned long long v;
-	int rc;
-#define GET(field, dst, required)                                       \
-	do {                                                            \
-		rc = num(d->field, r, &v);                              \
-		if (rc < 0)                                             \
-			return VMSA_REJECT_BAD_NUMBER;                  \
-		if (rc == 0) {                                          \
-			if (snum(d->field, v) < 0)                      \
-				return VMSA_REJECT_OUT_OF_RANGE;        \
-			dst = v;                                        \
-		} else if (required) {                                  \
-			return VMSA_REJECT_MISSING_FIELD;               \
-		}                                                       \
-	} while (0)
-	unsigned long long order = (unsigned long long)-1, nid = (unsigned long long)-1;
-	bool want_order = d->kind == K_BEGIN || d->kind == K_KSWAPD_WAKE ||
-			  d->kind == K_WAKEUP_KSWAPD;
-	GET(order, order, want_order);
-	if (want_order && order >= VMSA_MAX_ORDER)
-		return VMSA_REJECT_OUT_OF_RANGE;
-	ev->order = want_order ? (int32_t)order : -1;
-	GET(nid, nid, false);
-	ev->nid = nid < (1u << 16) ? (int32_t)nid : -1;
-	switch (d->kind) {
-	case K_BEGIN:
-		ev->type = VMSA_EV_RECLAIM_BEGIN;
-		ev->ctx = d->ctx;
-		break;
-	case K_END:
-		ev->type = VMSA_EV_RECLAIM_END;
-		ev->ctx = d->ctx;
-		GET(nr_reclaimed, ev->nr_reclaimed, true);
-		break;
-	case K_KSWAPD_WAKE:
-		ev->type = VMSA_EV_KSWAPD_WAKE;
-		break;
-	case K_KSWAPD_SLEEP:
-		ev->type = VMSA_EV_KSWAPD_SLEEP;
-		break;
-	case K_WAKEUP_KSWAPD:
-		ev->type = VMSA_EV_WAKEUP_KSWAPD;
-		break;
-	case K_ISOLATE:
-		ev->type = VMSA_EV_LRU_ISOLATE;
-		GET(nr_scanned, ev->nr_scanned, true);
-		GET(nr_taken, ev->nr_taken, false);
-		if (d->lru) {
-			unsigned long long lru = 0;
-			GET(lru, lru, true);
-			if (lru > 4)
-				return VMSA_REJECT_BAD_VALUE;
-			ev->lru = (enum vmsa_lru)(VMSA_LRU_INACTIVE_ANON + lru);
-			ev->file = lru == 2 || lru == 3;
-			td->traits->lines_with_lru_name++;
-		} else {
-			unsigned long long f = 0;
-			td->traits->lines_without_lru_name++;
-			if (d->file) {
-				GET(file, f, true);
-				ev->file = f != 0;
+	v->present = v->bad = 0;
+	for (uint32_t want = d->desc->fields; want; want &= want - 1) {
+		enum vmsa_field i = (enum vmsa_field)__builtin_ctz(want);
+		struct tep_format_field *f = d->field[i];
+		if (!f)
+			continue;
+		unsigned long long x;
+		if (f->offset < 0 || f->size < 0 || f->offset + f->size > r->size ||
+		    tep_read_number_field(f, r->data, &x)) {
+			vmsa_values_bad(v, i, VMSA_FIELD_ERR(VMSA_REJECT_BAD_NUMBER));
+			continue;
+		}
+		/* a field narrower than 64 bits that the kernel declares signed */
+		bool neg = false;
+		if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size <= 8) {
+			unsigned bits = (unsigned)f->size * 8;
+			if ((x >> (bits - 1)) & 1) {
+				neg = true;
+				x = bits == 64 ? -x : ((1ull << bits) - x) & ((1ull << bits) - 1);
 			}
 		}
-		break;
-	case K_WRITE: {
-		ev->type = VMSA_EV_WRITE;
-		unsigned long long flags = 0, f = 0, s = 0;
-		if (d->flags) {
-			GET(flags, flags, true);
-			td->traits->writes_with_flags++;
-			if (flags & WB_SYNC)
-				td->traits->writes_flag_sync++;
-			ev->file = vmsa_wb_file(flags);
-			ev->sync = (flags & WB_SYNC) ? 1 : 0;
-		} else {
-			GET(file, f, true);
-			GET(sync_io, s, true);
-			td->traits->writes_with_sync_field++;
-			ev->file = f != 0;
-			ev->sync = s != 0;
-		}
-		if (d->nr_pages) {
-			GET(nr_pages, ev->nr_pages, true);
-			td->traits->writes_with_nr_pages++;
-		}
-		break;
+		uint64_t u;
+		int rc = vmsa_value_from_number((enum vmsa_field_type)c->field[i].type, neg, x, &u);
+		if (rc)
+			vmsa_values_bad(v, i, rc);
+		else
+			vmsa_values_set(v, i, u);
 	}
-	case K_SHRINK_INACTIVE: {
-		ev->type = VMSA_EV_SHRINK_INACTIVE;
-		unsigned long long flags = 0;
-		GET(nr_reclaimed, ev->nr_reclaimed, true);
-		GET(nr_scanned, ev->nr_scanned, false);
-		GET(dirty, ev->nr_dirty, false);
-		GET(writeback, ev->nr_writeback, false);
-		GET(congested, ev->nr_congested, false);
-		GET(immediate, ev->nr_immediate, false);
-		if (d->flags) {
-			GET(flags, flags, true);
-			ev->file = vmsa_wb_file(flags);
-		}
-		break;
-	}
-	case K_SHRINK_ACTIVE: {
-		ev->type = VMSA_EV_SHRINK_ACTIVE;
-		unsigned long long flags = 0;
-		GET(nr_taken, ev->nr_taken, false);
-		GET(deactivated, ev->nr_deactivated, false);
-		if (d->flags) {
-			GET(flags, flags, true);
-			ev->file = vmsa_wb_file(flags);
-		}
-		break;
-	}
-	case K_THROTTLED: {
-		ev->type = VMSA_EV_THROTTLED;
-		unsigned long long delayed = 0, timeout = 0, reason = 0;
-		GET(delayed, delayed, false);
-		GET(timeout, timeout, false);
-		GET(reason, reason, true);
-		ev->usec_delayed = (int64_t)delayed;
-		ev->usec_timeout = (int64_t)timeout;
-		ev->throttle_reasons = (uint32_t)reason;
-		break;
-	}
-	case K_SLAB_START:
-		ev->type = VMSA_EV_SLAB_START;
-		break;
-	case K_SLAB_END:
-		ev->type = VMSA_EV_SLAB_END;
-		rc = num(d->retval, r, &v);
-		if (rc < 0)
-			return VMSA_REJECT_BAD_NUMBER;
-		if (rc > 0)
-			return VMSA_REJECT_MISSING_FIELD;
-		ev->slab_freed = snum(d->retval, v);
-		break;
-	case K_FLUSHER: {
-		ev->type = VMSA_EV_FLUSHER_WAKE;
-		unsigned long long reason = 0;
-		GET(dirty, ev->nr_dirty, true);
-		GET(nr_pages, ev->nr_pages, true);
-		GET(reason, reason, true);
-		if (reason >= VMSA_FLUSH__COUNT)
-			return VMSA_REJECT_BAD_VALUE;
-		ev->flush_reason = (enum vmsa_flush_reason)reason;
-		break;
-	}
-	default:
-		return VMSA_REJECT_BAD_VALUE;
-	}
-#undef GET
-	return -1;
 }
 
 static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *tep,
@@ -287,11 +98,11 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 		td->ndesc = n;
 	}
 	struct evdesc *d = &td->desc[id];
-	if (d->kind == K_UNKNOWN) {
+	if (d->state == S_UNSEEN) {
 		struct tep_event *e = tep_find_event(tep, id);
 		if (!e)
 			return NULL;
-		describe(d, e);
+		describe(td->cat, d, e);
 	}
 	return d;
 }
@@ -302,6 +113,7 @@ void vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts
 	memset(d, 0, sizeof(*d));
 	d->counts = counts;
 	d->traits = traits;
+	d->cat = &vmsa_catalogue;
 }
 
 void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d)
@@ -325,17 +137,23 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_ha
 		*reason = VMSA_REJECT_BAD_HEADER;
 		return VMSA_BIN_REJECTED;
 	}
-	if (d->kind == K_OTHER || d->kind == K_UNKNOWN_VMSCAN) {
+	if (d->state != S_KNOWN) {
 		dec->counts->lines_ignored++;
-		if (d->kind == K_UNKNOWN_VMSCAN)
+		if (d->state == S_UNKNOWN_VMSCAN)
 			dec->counts->unknown_vmscan_events++;
 		return VMSA_BIN_IGNORED;
 	}
-	int rej = decode(dec, d, r, ev);
-	if (rej >= 0) {
+	struct vmsa_values v;
+	read_values(dec->cat, d, r, &v);
+	ev->type = (enum vmsa_event_type)d->desc->type;
+	ev->ctx = (enum vmsa_ctx)d->desc->ctx;
+	vmsa_count_name(d->nm, dec->traits);
+	int rc = d->desc->build(&v, ev, dec->traits);
+	if (rc) {
+		enum vmsa_reject_reason rej = (enum vmsa_reject_reason)(-rc - 1);
 		dec->counts->lines_rejected++;
 		dec->counts->rejected_by_reason[rej]++;
-		*reason = (enum vmsa_reject_reason)rej;
+		*reason = rej;
 		return VMSA_BIN_REJECTED;
 	}
 	ev->ts_ns = r->ts;

@@ -21,6 +21,10 @@ static inline int8_t vmsa_wb_file(uint64_t flags)
 }
 
 /* ---- text (text.c) ---- */
+struct vmsa_catalogue;
+/* A line decoder that reads the events of *cat (which outlives it); 0,
+ * VMSA_E_NOMEM, or VMSA_E_INVAL when the parser cannot hold the catalogue. */
+int vmsa_text_parser_new_with(struct vmsa_text_parser **out, const struct vmsa_catalogue *cat);
 /* The shortcuts on (the default) or off: learned field layouts, the
  * remembered task columns of a line's start and the remembered values of a
  * field text; tests compare the two. */
@@ -44,6 +48,7 @@ void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;
 struct vmsa_bin_decoder {
+	const struct vmsa_catalogue *cat;
 	struct evdesc *desc;	/* by event id */
 	int ndesc;
 	struct vmsa_source_counts *counts;

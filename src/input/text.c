@@ -11,13 +11,9 @@
  * PID for perf) that precedes [CPU], so names may hold spaces, '/', '.',
  * ':' and '-'.
  *
- * Kernel variants, resolved here and nowhere else:
- *  - mm_vmscan_writepage 2.6.35: "file=%d sync_io=%d" (seeds, patch 2/8);
- *    2.6.36+: "flags=RECLAIM_WB_*"; 5.19+ renamed mm_vmscan_write_folio.
- *  - mm_vmscan_lru_isolate 2.6.35: no list; 3.x: "file=%d"; 4.8+: "lru=%s"
- *    and "classzone_idx=" (renamed "classzone=" in 5.8); only the list
- *    name tells inactive from active isolations.
- *  - mm_vmscan_throttled (5.16+) prints its delay as "usect_delayed".
+ * Which events there are, their fields' names across kernels and how the
+ * values make an event: the catalogue (events.h), read here and by the
+ * binary decoder; this file names none of them.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -27,12 +23,13 @@
 #endif
 
 #include "../internal.h"
+#include "events.h"
 #include "input.h"
 
 #define MAX_COMM 255
 #define MAX_FIELDS 32
 
-#define NEVENTS 21 /* events[] below */
+#define NEVENTS 32 /* names of catalogue events, at most */
 struct vmsa_text_parser;
 struct value_memo;
 /* remembered values: lines of an event looked up, found; lines not looked up */
@@ -568,37 +565,18 @@ static inline void memo_store(struct task_memo *m, const char *s, const struct h
 	m->perf = h->perf;
 }
 
-/* ---- fields ------------------------------------------------------ */
-
 /*
- * The fields any decoder reads.  A line's "k=v" tokens are looked up once
- * into struct fields, indexed by these; decoders never search by name.
+ * The field names any event reads (the catalogue's fields and their
+ * aliases), each once: a line's "k=v" tokens are looked up once into
+ * struct fields, indexed by these; decoders never search by name.
  */
-#define KEYS(X)                                                                   \
-	X(ORDER, "order") X(NID, "nid") X(NR_RECLAIMED, "nr_reclaimed")           \
-	X(NR_SCANNED, "nr_scanned") X(NR_TAKEN, "nr_taken") X(LRU, "lru")         \
-	X(FILE, "file") X(FLAGS, "flags") X(SYNC_IO, "sync_io")                   \
-	X(NR_PAGES, "nr_pages") X(NR_DIRTY, "nr_dirty")                           \
-	X(NR_WRITEBACK, "nr_writeback") X(NR_CONGESTED, "nr_congested")           \
-	X(NR_IMMEDIATE, "nr_immediate") X(NR_DEACTIVATED, "nr_deactivated")       \
-	X(USECT_DELAYED, "usect_delayed") X(USEC_DELAYED, "usec_delayed")         \
-	X(USEC_TIMEOUT, "usec_timeout") X(REASON, "reason")
+#define K_NONE 0xff /* a field no event reads */
 
-enum key {
-#define KEY_ENUM(id, name) K_##id,
-	KEYS(KEY_ENUM)
-#undef KEY_ENUM
-	K__COUNT,
-	K_NONE = K__COUNT, /* a field no decoder reads */
-};
-
-static const struct {
-	const char *name;
-	uint8_t len;
-} key_names[K__COUNT] = {
-#define KEY_NAME(id, name) {name, sizeof(name) - 1},
-	KEYS(KEY_NAME)
-#undef KEY_NAME
+struct text_keys {
+	uint8_t n;
+	uint8_t len[VMSA_MAX_TEXT_KEYS];
+	const char *name[VMSA_MAX_TEXT_KEYS];
+	uint32_t of_field[VF__COUNT]; /* bit k: key k names the field, by precedence */
 };
 
 struct span {
@@ -608,19 +586,19 @@ struct span {
 
 struct fields {
 	uint32_t present; /* bit k: v[k] is set */
-	struct span v[K__COUNT];
+	struct span v[VMSA_MAX_TEXT_KEYS];
 };
 
-static enum key key_of(const char *k, size_t n)
+static unsigned key_of(const struct text_keys *keys, const char *k, size_t n)
 {
-	for (int i = 0; i < K__COUNT; i++)
-		if (key_names[i].len == n && vmsa_same_bytes(key_names[i].name, k, n))
-			return (enum key)i;
+	for (unsigned i = 0; i < keys->n; i++)
+		if (keys->len[i] == n && vmsa_same_bytes(keys->name[i], k, n))
+			return i;
 	return K_NONE;
 }
 
 /* The first occurrence of a key is the one read. */
-static inline void set_field(struct fields *f, enum key k, const char *v, size_t len)
+static inline void set_field(struct fields *f, unsigned k, const char *v, size_t len)
 {
 	if (k == K_NONE || (f->present & (1u << k)))
 		return;
@@ -762,8 +740,8 @@ static bool read_fields_layout(const struct layout *l, const char *p, const char
 	return next_space(&sp) == e && take_token(l, &l->slot[n - 1], p, e, e, f);
 }
 
-static void read_fields_general(const char *p, const char *e, struct fields *f,
-				struct layout *learn)
+static void read_fields_general(const struct text_keys *keys, const char *p, const char *e,
+				struct fields *f, struct layout *learn)
 {
 	const char *start = p, *prev_end = NULL;
 	bool clean = true;
@@ -786,7 +764,7 @@ static void read_fields_general(const char *p, const char *e, struct fields *f,
 				k--;
 		}
 		if (k < eq && eq - k <= MAX_KEY) {
-			enum key id = key_of(k, (size_t)(eq - k));
+			unsigned id = key_of(keys, k, (size_t)(eq - k));
 			/* clean: this token starts one space after the last one */
 			if (k != (prev_end ? prev_end + 1 : start))
 				clean = false;
@@ -824,9 +802,34 @@ static void read_fields_general(const char *p, const char *e, struct fields *f,
 /* Flag strings repeat line after line: the ones read are remembered. */
 #define FLAG_MEMO 8
 struct flag_memo {
-	const struct flag_set *set;
+	uint8_t type; /* enum vmsa_field_type; 0 (VT_COUNT): empty */
 	uint32_t len, bits;
 	char text[64];
+};
+
+/*
+ * How the fields of an event are read: the keys (struct text_keys) that name
+ * a field its build reads, with that field and its type; or, for events
+ * without "k=v", the labels of those fields.
+ */
+struct plan_item {
+	uint8_t field, type; /* enum vmsa_field, enum vmsa_field_type */
+	uint8_t label_len;
+	const char *label;
+};
+struct plan {
+	uint32_t keys;
+	uint8_t field_of_key[VMSA_MAX_TEXT_KEYS], type_of_key[VMSA_MAX_TEXT_KEYS];
+	uint8_t n;
+	struct plan_item item[VF__COUNT];
+};
+
+/* A name of a catalogue event */
+struct text_event {
+	const char *name;
+	uint8_t len;
+	const struct vmsa_event_desc *desc;
+	const struct vmsa_event_name *nm;
 };
 
 struct vmsa_text_parser {
@@ -836,29 +839,40 @@ struct vmsa_text_parser {
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
 	uint64_t value_reads;	  /* lines whose values were remembered */
+	const struct vmsa_catalogue *cat;
+	size_t prefix_len; /* of the catalogue's first prefix */
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
-	int8_t event_slot[64];	  /* events[] by name hash */
+	int8_t event_slot[64];	  /* names[] by name hash */
+	uint8_t nnames;
+	struct text_event names[NEVENTS];
+	struct text_keys keys;
+	struct plan plan[NEVENTS];
 	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
 	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
 	struct value_tally value_tally[NEVENTS];
 	struct layout layout[NEVENTS];
 };
 
-static void index_events(int8_t *slots);
+static int index_catalogue(struct vmsa_text_parser *p);
 
-static void parser_init(struct vmsa_text_parser *p)
-{
-	memset(p, 0, sizeof(*p));
-	index_events(p->event_slot);
-}
-
-int vmsa_text_parser_new(struct vmsa_text_parser **out)
+int vmsa_text_parser_new_with(struct vmsa_text_parser **out, const struct vmsa_catalogue *cat)
 {
 	*out = malloc(sizeof(**out));
 	if (!*out)
 		return VMSA_E_NOMEM;
-	parser_init(*out);
-	return 0;
+	memset(*out, 0, sizeof(**out));
+	(*out)->cat = cat;
+	int err = index_catalogue(*out);
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int vmsa_text_parser_new(struct vmsa_text_parser **out)
+{
+	return vmsa_text_parser_new_with(out, &vmsa_catalogue);
 }
 
 void vmsa_text_parser_free(struct vmsa_text_parser *p)
@@ -905,99 +919,8 @@ static void read_fields(struct vmsa_text_parser *p, int event, const char *s, co
 		return;
 	}
 	f->present = 0;
-	read_fields_general(s, e, f, l);
+	read_fields_general(&p->keys, s, e, f, l);
 }
-
-/* Outcome of reading a field: 0 ok, 1 absent, or -(1 + reject reason). */
-#define FIELD_ABSENT 1
-#define FIELD_ERR(r) (-(1 + (int)(r)))
-
-static inline const struct span *get(const struct fields *f, enum key k)
-{
-	return (f->present & (1u << k)) ? &f->v[k] : NULL;
-}
-
-static inline int get_u64(const struct fields *f, enum key k, uint64_t *v)
-{
-	const struct span *s = get(f, k);
-	if (!s)
-		return FIELD_ABSENT;
-	bool neg;
-	switch (parse_num(s->p, s->p + s->len, v, &neg)) {
-	case NUM_OK:
-		return neg && *v ? FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE) : 0;
-	case NUM_RANGE:
-		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	default:
-		return FIELD_ERR(VMSA_REJECT_BAD_NUMBER);
-	}
-}
-
-static inline int get_i64(const struct fields *f, enum key k, int64_t *v)
-{
-	const struct span *s = get(f, k);
-	if (!s)
-		return FIELD_ABSENT;
-	bool neg;
-	uint64_t u;
-
-	switch (parse_num(s->p, s->p + s->len, &u, &neg)) {
-	case NUM_OK:
-		if (u > (uint64_t)INT64_MAX)
-			return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-		*v = neg ? -(int64_t)u : (int64_t)u;
-		return 0;
-	case NUM_RANGE:
-		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	default:
-		return FIELD_ERR(VMSA_REJECT_BAD_NUMBER);
-	}
-}
-
-static int get_order(const struct fields *f, int32_t *order, bool required)
-{
-	int64_t v;
-	int r = get_i64(f, K_ORDER, &v);
-	if (r == FIELD_ABSENT)
-		return required ? FIELD_ERR(VMSA_REJECT_MISSING_FIELD) : 0;
-	if (r)
-		return r;
-	if (v < 0 || v >= VMSA_MAX_ORDER)
-		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	*order = (int32_t)v;
-	return 0;
-}
-
-static int get_nid(const struct fields *f, int32_t *nid)
-{
-	int64_t v;
-	int r = get_i64(f, K_NID, &v);
-	if (r == FIELD_ABSENT)
-		return 0;
-	if (r)
-		return r;
-	if (v < 0 || v > 1 << 16)
-		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	*nid = (int32_t)v;
-	return 0;
-}
-
-/* Symbolic flags "P_A|P_B": every name shares the set's prefix P_. */
-struct flag_name {
-	const char *name; /* without the prefix */
-	size_t len;
-	uint32_t bit;	/* 0 for the set's NONE */
-};
-#define FLAG(name, bit) {name, sizeof(name) - 1, bit}
-
-struct flag_set {
-	const char *prefix;
-	size_t plen;
-	const struct flag_name *names;
-	size_t n;
-};
-
-static int parse_flags_text(const struct span *s, const struct flag_set *set, uint32_t *out);
 
 /* Flag strings differ in the middle ("..._FILE|..." vs "..._ANON|..."). */
 static unsigned flag_hash(const char *p, size_t n)
@@ -1011,329 +934,82 @@ static unsigned flag_hash(const char *p, size_t n)
 	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 61) & (FLAG_MEMO - 1);
 }
 
-static int parse_flags(const struct span *s, const struct flag_set *set, struct flag_memo *memo,
-		       uint32_t *out)
+/* A symbolic value [s, s + n) of type t, remembered when it is a flag string. */
+static int read_symbol(struct flag_memo *memo, enum vmsa_field_type t, const char *s, size_t n,
+		       uint64_t *out)
 {
-	if (s->len > sizeof(memo->text))
-		return parse_flags_text(s, set, out);
-	struct flag_memo *m = &memo[flag_hash(s->p, s->len)];
-	if (m->set == set && m->len == s->len && vmsa_same_bytes(m->text, s->p, s->len)) {
+	if ((t != VT_RECLAIM_FLAGS && t != VT_THROTTLE_FLAGS) || n > sizeof(memo->text))
+		return vmsa_value_from_symbol(t, s, n, out);
+	struct flag_memo *m = &memo[flag_hash(s, n)];
+	if (m->type == t && m->len == n && vmsa_same_bytes(m->text, s, n)) {
 		*out = m->bits;
 		return 0;
 	}
-	int r = parse_flags_text(s, set, out);
+	int r = vmsa_value_from_symbol(t, s, n, out);
 	if (r == 0) {
-		m->set = set;
-		m->len = s->len;
-		m->bits = *out;
-		memcpy(m->text, s->p, s->len);
+		m->type = (uint8_t)t;
+		m->len = (uint32_t)n;
+		m->bits = (uint32_t)*out;
+		memcpy(m->text, s, n);
 	}
 	return r;
 }
 
-/* "A|B|C", the NONE name, or a number. */
-static int parse_flags_text(const struct span *s, const struct flag_set *set, uint32_t *out)
+/* The text [s, e) as the value of field f of type t, into *v. */
+static inline __attribute__((always_inline)) void
+read_value(struct flag_memo *memo, enum vmsa_field f, enum vmsa_field_type t, const char *s,
+	   const char *e, struct vmsa_values *v)
 {
-	const char *p = s->p, *e = s->p + s->len;
-	uint64_t num;
+	bool symbolic = t >= VT_LRU;
+	uint64_t x, u;
 	bool neg;
-	if (p < e && is_digit(*p)) {
-		if (parse_num(p, e, &num, &neg) != NUM_OK || num > UINT32_MAX)
-			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
-		*out = (uint32_t)num;
-		return 0;
-	}
-	uint32_t bits = 0;
-	while (p < e) {
-		const char *t = p;
-		while (p < e && *p != '|')
-			p++;
-		size_t len = (size_t)(p - t);
-		if (len < set->plen || !vmsa_same_bytes(t, set->prefix, set->plen))
-			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
-		t += set->plen;
-		len -= set->plen;
-		size_t i;
-		for (i = 0; i < set->n; i++)
-			if (set->names[i].len == len && vmsa_same_bytes(set->names[i].name, t, len))
-				break;
-		if (i == set->n)
-			return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
-		bits |= set->names[i].bit;
-		if (p < e)
-			p++;
-	}
-	*out = bits;
-	return 0;
-}
-
-/* include/trace/events/vmscan.h, 2.6.36 .. 6.x (WB_*: input.h) */
-static const struct flag_name reclaim_names[] = {
-	FLAG("ANON", WB_ANON), FLAG("FILE", WB_FILE), FLAG("MIXED", WB_MIXED),
-	FLAG("SYNC", WB_SYNC), FLAG("ASYNC", WB_ASYNC), FLAG("NONE", 0),
-};
-static const struct flag_set reclaim_flags = {
-	"RECLAIM_WB_", 11, reclaim_names, sizeof(reclaim_names) / sizeof(reclaim_names[0])};
-
-static const struct flag_name throttle_names[] = {
-	FLAG("WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK),
-	FLAG("ISOLATED", 1u << VMSA_THROTTLE_ISOLATED),
-	FLAG("NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS),
-	FLAG("CONGESTED", 1u << VMSA_THROTTLE_CONGESTED),
-	FLAG("NONE", 0),
-};
-static const struct flag_set throttle_flags = {
-	"VMSCAN_THROTTLE_", 16, throttle_names, sizeof(throttle_names) / sizeof(throttle_names[0])};
-
-static int get_reclaim_flags(struct vmsa_text_parser *p, const struct fields *f, uint32_t *flags)
-{
-	const struct span *s = get(f, K_FLAGS);
-	if (!s)
-		return FIELD_ABSENT;
-	return parse_flags(s, &reclaim_flags, p->flag_memo, flags);
-}
-
-static int get_lru(const struct fields *f, enum vmsa_lru *lru)
-{
-	static const struct {
-		const char *name;
-		uint32_t len;
-	} names[] = {{"inactive_anon", 13}, {"active_anon", 11}, {"inactive_file", 13},
-		     {"active_file", 11}, {"unevictable", 11}};
-	const struct span *s = get(f, K_LRU);
-	if (!s)
-		return FIELD_ABSENT;
-	for (unsigned i = 0; i < 5; i++)
-		if (names[i].len == s->len && vmsa_same_bytes(names[i].name, s->p, s->len)) {
-			*lru = (enum vmsa_lru)(VMSA_LRU_INACTIVE_ANON + i);
-			return 0;
+	int r;
+	if (symbolic &&
+	    (r = read_symbol(memo, t, s, (size_t)(e - s), &x)) != VMSA_FIELD_ABSENT)
+		goto done;
+	switch (parse_num(s, e, &u, &neg)) {
+	case NUM_OK:
+		if (t == VT_COUNT && !neg) { /* the usual */
+			vmsa_values_set(v, f, u);
+			return;
 		}
-	uint64_t v;
-	bool neg;
-	/* enum lru_list value, when the symbol table was not applied */
-	if (parse_num(s->p, s->p + s->len, &v, &neg) == NUM_OK && !neg && v < 5) {
-		*lru = (enum vmsa_lru)(VMSA_LRU_INACTIVE_ANON + v);
-		return 0;
+		r = vmsa_value_from_number(t, neg, u, &x);
+		break;
+	case NUM_RANGE:
+		r = VMSA_FIELD_ERR(symbolic ? VMSA_REJECT_BAD_VALUE : VMSA_REJECT_OUT_OF_RANGE);
+		break;
+	default:
+		r = VMSA_FIELD_ERR(symbolic ? VMSA_REJECT_BAD_VALUE : VMSA_REJECT_BAD_NUMBER);
+		break;
 	}
-	return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+done:
+	if (r)
+		vmsa_values_bad(v, f, r);
+	else
+		vmsa_values_set(v, f, x);
 }
-
-#define REQ(expr)                                                      \
-	do {                                                           \
-		int r_ = (expr);                                       \
-		if (r_ == FIELD_ABSENT)                                \
-			return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);   \
-		if (r_)                                                \
-			return r_;                                     \
-	} while (0)
-#define OPT(expr)                        \
-	do {                             \
-		int r_ = (expr);         \
-		if (r_ < 0)              \
-			return r_;       \
-	} while (0)
-
-/* ---- per-event decoders ------------------------------------------ */
 
 /*
- * f is NULL for the events that are not "k=v" lists (mm_shrink_slab_*).
- * A "k=v" decoder reads nothing but f (and p's flag memo): what it makes
- * of a field text is remembered and given again for the same text
- * (remembered values, below), header fields excepted.
+ * The fields of a "k=v" event that its build reads, by its plan: the line's
+ * keys that name one, in the order of precedence of a field's names (the
+ * first one present is read).
  */
-typedef int (*decode_fn)(struct vmsa_text_parser *p, const struct fields *f,
-			 const struct header *h, struct vmsa_event *ev);
-#define DECODER(name)                                                                      \
-	static int name(struct vmsa_text_parser *p VMSA_UNUSED, const struct fields *f VMSA_UNUSED, \
-			const struct header *h VMSA_UNUSED, struct vmsa_event *ev)
-
-DECODER(dec_begin)
+static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
+			     const struct fields *f, struct vmsa_values *v)
 {
-	ev->type = VMSA_EV_RECLAIM_BEGIN;
-	OPT(get_nid(f, &ev->nid));
-	return get_order(f, &ev->order, true);
-}
-
-DECODER(dec_end)
-{
-	ev->type = VMSA_EV_RECLAIM_END;
-	REQ(get_u64(f, K_NR_RECLAIMED, &ev->nr_reclaimed));
-	return 0;
-}
-
-#define CTX_DECODERS(context, suffix)            \
-	DECODER(dec_begin_##suffix)              \
-	{                                        \
-		ev->ctx = context;               \
-		return dec_begin(p, f, h, ev);   \
-	}                                        \
-	DECODER(dec_end_##suffix)                \
-	{                                        \
-		ev->ctx = context;               \
-		return dec_end(p, f, h, ev);     \
+	for (uint32_t m = f->present & pl->keys; m; m &= m - 1) {
+		unsigned k = (unsigned)__builtin_ctz(m);
+		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
+		if (v->present & VF_BIT(i))
+			continue; /* a name of higher precedence was there */
+		read_value(p->flag_memo, i, (enum vmsa_field_type)pl->type_of_key[k], f->v[k].p,
+			   f->v[k].p + f->v[k].len, v);
 	}
-CTX_DECODERS(VMSA_CTX_DIRECT, direct)
-CTX_DECODERS(VMSA_CTX_MEMCG, memcg)
-CTX_DECODERS(VMSA_CTX_SOFTLIMIT, softlimit)
-CTX_DECODERS(VMSA_CTX_NODE, node)
-
-DECODER(dec_kswapd_wake)
-{
-	ev->type = VMSA_EV_KSWAPD_WAKE;
-	OPT(get_nid(f, &ev->nid));
-	return get_order(f, &ev->order, true);
 }
 
-DECODER(dec_kswapd_sleep)
+/* The first occurrence of lit (n bytes) in [p, e): where it ends, or NULL. */
+static const char *find_lit_n(const char *p, const char *e, const char *lit, size_t n)
 {
-	ev->type = VMSA_EV_KSWAPD_SLEEP;
-	return get_nid(f, &ev->nid);
-}
-
-DECODER(dec_wakeup_kswapd)
-{
-	ev->type = VMSA_EV_WAKEUP_KSWAPD;
-	OPT(get_nid(f, &ev->nid));
-	return get_order(f, &ev->order, true);
-}
-
-DECODER(dec_isolate)
-{
-	ev->type = VMSA_EV_LRU_ISOLATE;
-	REQ(get_u64(f, K_NR_SCANNED, &ev->nr_scanned));
-	OPT(get_u64(f, K_NR_TAKEN, &ev->nr_taken));
-	OPT(get_order(f, &ev->order, false));
-	int r = get_lru(f, &ev->lru);
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		p->traits.lines_with_lru_name++;
-		ev->file = (ev->lru == VMSA_LRU_INACTIVE_FILE || ev->lru == VMSA_LRU_ACTIVE_FILE);
-		return 0;
-	}
-	p->traits.lines_without_lru_name++;
-	uint64_t file;
-	r = get_u64(f, K_FILE, &file);
-	if (r < 0)
-		return r;
-	if (r == 0)
-		ev->file = file != 0;
-	return 0;
-}
-
-DECODER(dec_write)
-{
-	ev->type = VMSA_EV_WRITE;
-	uint32_t flags;
-	int r = get_reclaim_flags(p, f, &flags);
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		p->traits.writes_with_flags++;
-		if (flags & WB_SYNC)
-			p->traits.writes_flag_sync++;
-		ev->file = vmsa_wb_file(flags);
-		/* SYNC and ASYNC both say; from 5.x reclaim is always async */
-		ev->sync = (flags & WB_SYNC) ? 1 : 0;
-	} else {
-		uint64_t file, sync;
-		REQ(get_u64(f, K_FILE, &file));
-		REQ(get_u64(f, K_SYNC_IO, &sync));
-		p->traits.writes_with_sync_field++;
-		ev->file = file != 0;
-		ev->sync = sync != 0;
-	}
-	r = get_u64(f, K_NR_PAGES, &ev->nr_pages);
-	if (r < 0)
-		return r;
-	if (r == 0)
-		p->traits.writes_with_nr_pages++;
-	else
-		ev->nr_pages = 0;
-	return 0;
-}
-
-DECODER(dec_write_folio)
-{
-	p->traits.write_folio_events++;
-	return dec_write(p, f, h, ev);
-}
-
-DECODER(dec_shrink_inactive)
-{
-	ev->type = VMSA_EV_SHRINK_INACTIVE;
-	REQ(get_u64(f, K_NR_RECLAIMED, &ev->nr_reclaimed));
-	OPT(get_u64(f, K_NR_SCANNED, &ev->nr_scanned));
-	OPT(get_u64(f, K_NR_DIRTY, &ev->nr_dirty));
-	OPT(get_u64(f, K_NR_WRITEBACK, &ev->nr_writeback));
-	OPT(get_u64(f, K_NR_CONGESTED, &ev->nr_congested));
-	OPT(get_u64(f, K_NR_IMMEDIATE, &ev->nr_immediate));
-	OPT(get_nid(f, &ev->nid));
-	uint32_t flags;
-	int r = get_reclaim_flags(p, f, &flags);
-	if (r < 0)
-		return r;
-	if (r == 0)
-		ev->file = vmsa_wb_file(flags);
-	return 0;
-}
-
-DECODER(dec_shrink_active)
-{
-	ev->type = VMSA_EV_SHRINK_ACTIVE;
-	OPT(get_u64(f, K_NR_TAKEN, &ev->nr_taken));
-	OPT(get_u64(f, K_NR_DEACTIVATED, &ev->nr_deactivated));
-	OPT(get_nid(f, &ev->nid));
-	uint32_t flags;
-	int r = get_reclaim_flags(p, f, &flags);
-	if (r < 0)
-		return r;
-	if (r == 0)
-		ev->file = vmsa_wb_file(flags);
-	return 0;
-}
-
-DECODER(dec_throttled)
-{
-	ev->type = VMSA_EV_THROTTLED;
-	OPT(get_nid(f, &ev->nid));
-	int r = get_i64(f, K_USECT_DELAYED, &ev->usec_delayed); /* sic, 5.16+ */
-	if (r == FIELD_ABSENT)
-		r = get_i64(f, K_USEC_DELAYED, &ev->usec_delayed);
-	if (r < 0)
-		return r;
-	OPT(get_i64(f, K_USEC_TIMEOUT, &ev->usec_timeout));
-	if (ev->usec_delayed < 0)
-		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	const struct span *s = get(f, K_REASON);
-	if (!s)
-		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	return parse_flags(s, &throttle_flags, p->flag_memo, &ev->throttle_reasons);
-}
-
-/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=all_dirty|flush_forward" */
-DECODER(dec_flusher)
-{
-	ev->type = VMSA_EV_FLUSHER_WAKE;
-	OPT(get_nid(f, &ev->nid));
-	REQ(get_u64(f, K_NR_DIRTY, &ev->nr_dirty));
-	REQ(get_u64(f, K_NR_PAGES, &ev->nr_pages));
-	const struct span *s = get(f, K_REASON);
-	if (!s)
-		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	if (s->len == 9 && memcmp(s->p, "all_dirty", 9) == 0)
-		ev->flush_reason = VMSA_FLUSH_ALL_DIRTY;
-	else if (s->len == 13 && memcmp(s->p, "flush_forward", 13) == 0)
-		ev->flush_reason = VMSA_FLUSH_FORWARD;
-	else
-		return FIELD_ERR(VMSA_REJECT_BAD_VALUE);
-	return 0;
-}
-
-/* mm_shrink_slab_*: "<fn> <ptr>: nid: N ... last shrinker return val N" */
-static const char *find_lit(const char *p, const char *e, const char *lit)
-{
-	size_t n = strlen(lit);
 	while ((size_t)(e - p) >= n) {
 		const char *q = memchr(p, lit[0], (size_t)(e - p) - n + 1);
 		if (!q)
@@ -1345,73 +1021,26 @@ static const char *find_lit(const char *p, const char *e, const char *lit)
 	return NULL;
 }
 
-DECODER(dec_slab_start)
+/* The fields of an event without "k=v" (mm_shrink_slab_*): "label<number>". */
+static void values_labelled(struct vmsa_text_parser *p, const struct plan *pl, const char *s,
+			    const char *e, struct vmsa_values *v)
 {
-	ev->type = VMSA_EV_SLAB_START;
-	if (!find_lit(h->fields, h->end, "nid: "))
-		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	return 0;
+	for (unsigned j = 0; j < pl->n; j++) {
+		const struct plan_item *it = &pl->item[j];
+		const char *q = find_lit_n(s, e, it->label, it->label_len);
+		if (!q)
+			continue;
+		const char *ve = q;
+		if (ve < e && *ve == '-')
+			ve++;
+		while (ve < e && is_digit(*ve))
+			ve++;
+		read_value(p->flag_memo, (enum vmsa_field)it->field, (enum vmsa_field_type)it->type,
+			   q, ve, v);
+	}
 }
 
-DECODER(dec_slab_end)
-{
-	ev->type = VMSA_EV_SLAB_END;
-	const char *v = find_lit(h->fields, h->end, "last shrinker return val ");
-	if (!v)
-		return FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
-	const char *e = v;
-	if (e < h->end && *e == '-')
-		e++;
-	while (e < h->end && is_digit(*e))
-		e++;
-	uint64_t u;
-	bool neg;
-	enum num_status st = parse_num(v, e, &u, &neg);
-	if (st == NUM_RANGE || (st == NUM_OK && u > INT64_MAX))
-		return FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
-	if (st != NUM_OK)
-		return FIELD_ERR(VMSA_REJECT_BAD_NUMBER);
-	ev->slab_freed = neg ? -(int64_t)u : (int64_t)u;
-	return 0;
-}
-
-struct event_desc {
-	const char *name;
-	size_t len;
-	decode_fn fn;
-	bool kv; /* fields are "k=v" tokens */
-};
-
-/* Every vmscan event from the seeds (2.6.35) through Linux 6.1. */
-#define EV(name, fn) {name, sizeof(name) - 1, fn, true}
-#define EV_RAW(name, fn) {name, sizeof(name) - 1, fn, false}
-static const struct event_desc events[NEVENTS] = {
-	EV("mm_vmscan_direct_reclaim_begin", dec_begin_direct),
-	EV("mm_vmscan_direct_reclaim_end", dec_end_direct),
-	EV("mm_vmscan_memcg_reclaim_begin", dec_begin_memcg),
-	EV("mm_vmscan_memcg_reclaim_end", dec_end_memcg),
-	EV("mm_vmscan_memcg_softlimit_reclaim_begin", dec_begin_softlimit),
-	EV("mm_vmscan_memcg_softlimit_reclaim_end", dec_end_softlimit),
-	EV("mm_vmscan_node_reclaim_begin", dec_begin_node),
-	EV("mm_vmscan_node_reclaim_end", dec_end_node),
-	EV("mm_vmscan_kswapd_wake", dec_kswapd_wake),
-	EV("mm_vmscan_kswapd_sleep", dec_kswapd_sleep),
-	EV("mm_vmscan_wakeup_kswapd", dec_wakeup_kswapd),
-	EV("mm_vmscan_lru_isolate", dec_isolate),
-	EV("mm_vmscan_memcg_isolate", dec_isolate), /* 2.6.36 .. 3.x */
-	EV("mm_vmscan_writepage", dec_write),
-	EV("mm_vmscan_write_folio", dec_write_folio),
-	EV("mm_vmscan_lru_shrink_inactive", dec_shrink_inactive),
-	EV("mm_vmscan_lru_shrink_active", dec_shrink_active),
-	EV("mm_vmscan_throttled", dec_throttled),
-	EV("mm_vmscan_wakeup_flusher", dec_flusher), /* kernel/ series */
-	EV_RAW("mm_shrink_slab_start", dec_slab_start),
-	EV_RAW("mm_shrink_slab_end", dec_slab_end),
-};
-#undef EV
-#undef EV_RAW
-
-/* events[] by a hash of the name, open addressing; built with the parser */
+/* The catalogue's names, by a hash of the name, open addressing; built with the parser */
 #define EVENT_SLOTS 64
 static unsigned event_hash(const char *name, size_t len)
 {
@@ -1419,15 +1048,80 @@ static unsigned event_hash(const char *name, size_t len)
 	       (EVENT_SLOTS - 1);
 }
 
-static void index_events(int8_t *slots)
+/* The names of the catalogue's events, and the field names they read. */
+static int index_catalogue(struct vmsa_text_parser *p)
 {
-	memset(slots, -1, EVENT_SLOTS);
-	for (int i = 0; i < NEVENTS; i++) {
-		unsigned h = event_hash(events[i].name, events[i].len);
-		while (slots[h] >= 0)
-			h = (h + 1) & (EVENT_SLOTS - 1);
-		slots[h] = (int8_t)i;
+	const struct vmsa_catalogue *c = p->cat;
+	p->prefix_len = c->prefixes[0] ? strlen(c->prefixes[0]) : 0;
+	memset(p->event_slot, -1, EVENT_SLOTS);
+	p->nnames = 0;
+	for (int i = 0; i < VMSA_NEVENTS; i++)
+		for (int j = 0; j < VMSA_MAX_NAMES && c->event[i].names[j].name; j++) {
+			const char *name = c->event[i].names[j].name;
+			size_t len = strlen(name);
+			/* (find_event() looks at "mm_" and the 11th byte first) */
+			if (p->nnames == NEVENTS || len < 11 || len > 128 || memcmp(name, "mm_", 3))
+				return VMSA_E_INVAL;
+			struct text_event *te = &p->names[p->nnames];
+			te->name = name;
+			te->len = (uint8_t)len;
+			te->desc = &c->event[i];
+			te->nm = &c->event[i].names[j];
+			unsigned h = event_hash(name, len);
+			while (p->event_slot[h] >= 0)
+				h = (h + 1) & (EVENT_SLOTS - 1);
+			p->event_slot[h] = (int8_t)p->nnames++;
+		}
+	struct text_keys *k = &p->keys;
+	k->n = 0;
+	for (int f = 0; f < VF__COUNT; f++) {
+		k->of_field[f] = 0;
+		for (int a = 0; a < VMSA_MAX_ALIASES && c->field[f].names[a]; a++) {
+			const char *name = c->field[f].names[a];
+			size_t len = strlen(name);
+			if (len > MAX_KEY)
+				return VMSA_E_INVAL;
+			unsigned id = key_of(k, name, len);
+			if (id == K_NONE) {
+				if (k->n == VMSA_MAX_TEXT_KEYS)
+					return VMSA_E_INVAL;
+				id = k->n++;
+				k->name[id] = name;
+				k->len[id] = (uint8_t)len;
+			}
+			/* precedence is the catalogue's order: the lowest key bit */
+			if (k->of_field[f] && id < (unsigned)__builtin_ctz(k->of_field[f]))
+				return VMSA_E_INVAL;
+			k->of_field[f] |= 1u << id;
+		}
 	}
+	/* each name's plan: the fields its build reads, in the catalogue's order */
+	for (int i = 0; i < p->nnames; i++) {
+		struct plan *pl = &p->plan[i];
+		pl->n = 0;
+		pl->keys = 0;
+		for (uint32_t want = p->names[i].desc->fields; want; want &= want - 1) {
+			int f = __builtin_ctz(want);
+			if (pl->keys & k->of_field[f])
+				return VMSA_E_INVAL; /* one name, two fields of the event */
+			pl->keys |= k->of_field[f];
+			for (uint32_t m = k->of_field[f]; m; m &= m - 1) {
+				pl->field_of_key[__builtin_ctz(m)] = (uint8_t)f;
+				pl->type_of_key[__builtin_ctz(m)] = c->field[f].type;
+			}
+			const char *label = c->field[f].label;
+			if (label) {
+				if (strlen(label) > 64)
+					return VMSA_E_INVAL;
+				struct plan_item *it = &pl->item[pl->n++];
+				it->field = (uint8_t)f;
+				it->type = c->field[f].type;
+				it->label = label;
+				it->label_len = (uint8_t)strlen(label);
+			}
+		}
+	}
+	return 0;
 }
 
 static int find_event(const struct vmsa_text_parser *p, const char *name, size_t len)
@@ -1438,10 +1132,11 @@ static int find_event(const struct vmsa_text_parser *p, const char *name, size_t
 		int i = p->event_slot[h];
 		if (i < 0)
 			return -1;
-		if (events[i].len == len && vmsa_same_bytes(events[i].name, name, len))
+		if (p->names[i].len == len && vmsa_same_bytes(p->names[i].name, name, len))
 			return i;
 	}
 }
+
 
 /* ---- remembered values ------------------------------------------ */
 
@@ -1549,9 +1244,12 @@ static struct value_memo *value_slot(struct vmsa_text_parser *p, int id, const c
 	return &p->value_memo[id][text_hash(t, n)];
 }
 
-static bool mentions_vmscan(const char *s, const char *e)
+static bool mentions_vmscan(const struct vmsa_catalogue *c, const char *s, const char *e)
 {
-	return find_lit(s, e, "mm_vmscan_") || find_lit(s, e, "mm_shrink_slab_");
+	for (size_t i = 0; i < sizeof(c->prefixes) / sizeof(c->prefixes[0]); i++)
+		if (c->prefixes[i] && find_lit_n(s, e, c->prefixes[i], strlen(c->prefixes[i])))
+			return true;
+	return false;
 }
 
 /* "CPU:N [LOST M EVENTS]" (trace_pipe), "CPU:N [M EVENTS DROPPED]" (trace-cmd) */
@@ -1627,7 +1325,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
 		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
 			p->traits.dialect = VMSA_DIALECT_FTRACE;
-		if (mentions_vmscan(s, e)) {
+		if (mentions_vmscan(p->cat, s, e)) {
 			*reason = VMSA_REJECT_BAD_HEADER;
 			return VMSA_LINE_REJECTED;
 		}
@@ -1638,16 +1336,19 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {
-		p->last_unknown_vmscan = h.name_len > 10 && memcmp(h.name, "mm_vmscan_", 10) == 0;
+		/* the catalogue's first prefix is the system's own */
+		p->last_unknown_vmscan = h.name_len > p->prefix_len &&
+					 memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0;
 		return VMSA_LINE_IGNORED;
 	}
 	if (h.comm_len > MAX_COMM) {
 		*reason = VMSA_REJECT_COMM_TOO_LONG;
 		return VMSA_LINE_REJECTED;
 	}
-	const struct event_desc *d = &events[id];
+	const struct text_event *te = &p->names[id];
+	const struct vmsa_event_desc *d = te->desc;
 	size_t n = (size_t)(h.end - h.fields);
-	struct value_memo *vm = d->kv ? value_slot(p, id, h.fields, n) : NULL;
+	struct value_memo *vm = !d->labelled ? value_slot(p, id, h.fields, n) : NULL;
 	if (vm && vm->len == n && memcmp(vm->text, h.fields, n) == 0) {
 		*ev = vm->ev;
 		decoder_traits_add(&p->traits, &vm->counted);
@@ -1656,10 +1357,19 @@ have_header:;
 	} else {
 		struct decoder_traits before;
 		decoder_traits_get(&p->traits, &before);
-		struct fields f;
-		if (d->kv)
+		struct vmsa_values v;
+		v.present = v.bad = 0;
+		if (d->labelled) {
+			values_labelled(p, &p->plan[id], h.fields, h.end, &v);
+		} else {
+			struct fields f;
 			read_fields(p, id, h.fields, h.end, &f);
-		int r = d->fn(p, d->kv ? &f : NULL, &h, ev);
+			values_kv(p, &p->plan[id], &f, &v);
+		}
+		ev->type = (enum vmsa_event_type)d->type;
+		ev->ctx = (enum vmsa_ctx)d->ctx;
+		vmsa_count_name(te->nm, &p->traits);
+		int r = d->build(&v, ev, &p->traits);
 		if (r) {
 			*reason = (enum vmsa_reject_reason)(-r - 1);
 			return VMSA_LINE_REJECTED;

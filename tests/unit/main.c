@@ -9,6 +9,7 @@ Suite *fixtures_suite(void);
 Suite *layouts_suite(void);
 Suite *source_suite(void);
 Suite *fields_suite(void);
+Suite *catalogue_suite(void);
 
 int main(void)
 {
@@ -19,6 +20,7 @@ int main(void)
 	srunner_add_suite(sr, layouts_suite());
 	srunner_add_suite(sr, source_suite());
 	srunner_add_suite(sr, fields_suite());
+	srunner_add_suite(sr, catalogue_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

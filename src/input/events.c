@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* The event catalogue (events.h): names, fields, types and builds. */
+#include <string.h>
+
+#include "../internal.h"
+#include "events.h"
+#include "input.h"
+
+/* ---- reading a field's value in a build --------------------------- */
+
+static inline int get(const struct vmsa_values *v, enum vmsa_field f, uint64_t *out)
+{
+	if (!(v->present & VF_BIT(f)))
+		return VMSA_FIELD_ABSENT;
+	if (v->bad & VF_BIT(f))
+		return VMSA_FIELD_ERR(v->reason[f]);
+	*out = v->u[f];
+	return 0;
+}
+
+static inline int get_i64(const struct vmsa_values *v, enum vmsa_field f, int64_t *out)
+{
+	uint64_t u;
+	int r = get(v, f, &u);
+	if (r == 0)
+		*out = (int64_t)u;
+	return r;
+}
+
+static inline int get_i32(const struct vmsa_values *v, enum vmsa_field f, int32_t *out)
+{
+	uint64_t u;
+	int r = get(v, f, &u);
+	if (r == 0)
+		*out = (int32_t)u;
+	return r;
+}
+
+/* required: absent is a missing field */
+#define REQ(expr)                                                            \
+	do {                                                                 \
+		int r_ = (expr);                                             \
+		if (r_ == VMSA_FIELD_ABSENT)                                 \
+			return VMSA_FIELD_ERR(VMSA_REJECT_MISSING_FIELD);    \
+		if (r_)                                                      \
+			return r_;                                           \
+	} while (0)
+/* optional: absent leaves the default */
+#define OPT(expr)                  \
+	do {                       \
+		int r_ = (expr);   \
+		if (r_ < 0)        \
+			return r_; \
+	} while (0)
+
+#define BUILD(name)                                                                  \
+	static int name(const struct vmsa_values *v, struct vmsa_event *ev VMSA_UNUSED, \
+			struct vmsa_traits *t VMSA_UNUSED)
+
+/* ---- builds, one per kind of event ---------------------------------- */
+
+/* reclaim begins, kswapd wakes, kswapd wake-up requests */
+BUILD(build_order)
+{
+	OPT(get_i32(v, VF_NID, &ev->nid));
+	REQ(get_i32(v, VF_ORDER, &ev->order));
+	return 0;
+}
+
+BUILD(build_end)
+{
+	REQ(get(v, VF_NR_RECLAIMED, &ev->nr_reclaimed));
+	return 0;
+}
+
+BUILD(build_nid)
+{
+	OPT(get_i32(v, VF_NID, &ev->nid));
+	return 0;
+}
+
+BUILD(build_isolate)
+{
+	REQ(get(v, VF_NR_SCANNED, &ev->nr_scanned));
+	OPT(get(v, VF_NR_TAKEN, &ev->nr_taken));
+	OPT(get_i32(v, VF_ORDER, &ev->order));
+	uint64_t x;
+	int r = get(v, VF_LRU, &x);
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		t->lines_with_lru_name++;
+		ev->lru = (enum vmsa_lru)x;
+		ev->file = (ev->lru == VMSA_LRU_INACTIVE_FILE || ev->lru == VMSA_LRU_ACTIVE_FILE);
+		return 0;
+	}
+	t->lines_without_lru_name++;
+	r = get(v, VF_FILE, &x);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		ev->file = x != 0;
+	return 0;
+}
+
+BUILD(build_write)
+{
+	uint64_t flags;
+	int r = get(v, VF_FLAGS, &flags);
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		t->writes_with_flags++;
+		if (flags & WB_SYNC)
+			t->writes_flag_sync++;
+		ev->file = vmsa_wb_file(flags);
+		/* SYNC and ASYNC both say; from 5.x reclaim is always async */
+		ev->sync = (flags & WB_SYNC) ? 1 : 0;
+	} else {
+		uint64_t file, sync;
+		REQ(get(v, VF_FILE, &file));
+		REQ(get(v, VF_SYNC_IO, &sync));
+		t->writes_with_sync_field++;
+		ev->file = file != 0;
+		ev->sync = sync != 0;
+	}
+	r = get(v, VF_NR_PAGES, &ev->nr_pages);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		t->writes_with_nr_pages++;
+	return 0;
+}
+
+/* the pages' kind, from the reclaim flags when the event has them */
+static int flags_file(const struct vmsa_values *v, struct vmsa_event *ev)
+{
+	uint64_t flags;
+	int r = get(v, VF_FLAGS, &flags);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		ev->file = vmsa_wb_file(flags);
+	return 0;
+}
+
+BUILD(build_shrink_inactive)
+{
+	REQ(get(v, VF_NR_RECLAIMED, &ev->nr_reclaimed));
+	OPT(get(v, VF_NR_SCANNED, &ev->nr_scanned));
+	OPT(get(v, VF_NR_DIRTY, &ev->nr_dirty));
+	OPT(get(v, VF_NR_WRITEBACK, &ev->nr_writeback));
+	OPT(get(v, VF_NR_CONGESTED, &ev->nr_congested));
+	OPT(get(v, VF_NR_IMMEDIATE, &ev->nr_immediate));
+	OPT(get_i32(v, VF_NID, &ev->nid));
+	return flags_file(v, ev);
+}
+
+BUILD(build_shrink_active)
+{
+	OPT(get(v, VF_NR_TAKEN, &ev->nr_taken));
+	OPT(get(v, VF_NR_DEACTIVATED, &ev->nr_deactivated));
+	OPT(get_i32(v, VF_NID, &ev->nid));
+	return flags_file(v, ev);
+}
+
+BUILD(build_throttled)
+{
+	OPT(get_i32(v, VF_NID, &ev->nid));
+	OPT(get_i64(v, VF_USEC_DELAYED, &ev->usec_delayed));
+	OPT(get_i64(v, VF_USEC_TIMEOUT, &ev->usec_timeout));
+	if (ev->usec_delayed < 0)
+		return VMSA_FIELD_ERR(VMSA_REJECT_OUT_OF_RANGE);
+	uint64_t x;
+	REQ(get(v, VF_THROTTLE_REASON, &x));
+	ev->throttle_reasons = (uint32_t)x;
+	return 0;
+}
+
+BUILD(build_flusher)
+{
+	OPT(get_i32(v, VF_NID, &ev->nid));
+	REQ(get(v, VF_NR_DIRTY, &ev->nr_dirty));
+	REQ(get(v, VF_NR_PAGES, &ev->nr_pages));
+	uint64_t x;
+	REQ(get(v, VF_FLUSH_REASON, &x));
+	ev->flush_reason = (enum vmsa_flush_reason)x;
+	return 0;
+}
+
+BUILD(build_slab_start)
+{
+	REQ(get_i32(v, VF_NID, &ev->nid));
+	return 0;
+}
+
+BUILD(build_slab_end)
+{
+	REQ(get_i64(v, VF_RETVAL, &ev->slab_freed));
+	return 0;
+}
+
+/* ---- the catalogue ----------------------------------------------- */
+
+#define B(f) VF_BIT(VF_##f)
+#define ORDER_FIELDS (B(NID) | B(ORDER))
+#define BEGIN_END(ctx, begin, end)                                                   \
+	{{{begin}}, VMSA_EV_RECLAIM_BEGIN, ctx, false, ORDER_FIELDS, build_order},   \
+	{{{end}}, VMSA_EV_RECLAIM_END, ctx, false, B(NR_RECLAIMED), build_end}
+#define EVENT(type, fields, build, ...) {{__VA_ARGS__}, type, 0, false, fields, build}
+
+/* Every vmscan event from the seeds (2.6.35) through Linux 6.1, and the
+ * kernel/ series' mm_vmscan_wakeup_flusher. */
+const struct vmsa_catalogue vmsa_catalogue = {
+	.system = "vmscan",
+	.prefixes = {"mm_vmscan_", "mm_shrink_slab_"},
+	.field = {
+		[VF_ORDER] = {{"order"}, VT_ORDER, NULL},
+		[VF_NID] = {{"nid"}, VT_NID, "nid: "},
+		[VF_NR_RECLAIMED] = {{"nr_reclaimed"}, VT_COUNT, NULL},
+		[VF_NR_SCANNED] = {{"nr_scanned"}, VT_COUNT, NULL},
+		[VF_NR_TAKEN] = {{"nr_taken"}, VT_COUNT, NULL},
+		[VF_LRU] = {{"lru"}, VT_LRU, NULL},
+		[VF_FILE] = {{"file"}, VT_COUNT, NULL},
+		[VF_FLAGS] = {{"flags", "reclaim_flags"}, VT_RECLAIM_FLAGS, NULL},
+		[VF_SYNC_IO] = {{"sync_io"}, VT_COUNT, NULL},
+		[VF_NR_PAGES] = {{"nr_pages"}, VT_COUNT, NULL},
+		[VF_NR_DIRTY] = {{"nr_dirty"}, VT_COUNT, NULL},
+		[VF_NR_WRITEBACK] = {{"nr_writeback"}, VT_COUNT, NULL},
+		[VF_NR_CONGESTED] = {{"nr_congested"}, VT_COUNT, NULL},
+		[VF_NR_IMMEDIATE] = {{"nr_immediate"}, VT_COUNT, NULL},
+		[VF_NR_DEACTIVATED] = {{"nr_deactivated"}, VT_COUNT, NULL},
+		/* sic, the 5.16+ print format; the record's field is usec_ */
+		[VF_USEC_DELAYED] = {{"usect_delayed", "usec_delayed"}, VT_I64, NULL},
+		[VF_USEC_TIMEOUT] = {{"usec_timeout"}, VT_I64, NULL},
+		[VF_THROTTLE_REASON] = {{"reason"}, VT_THROTTLE_FLAGS, NULL},
+		[VF_FLUSH_REASON] = {{"reason"}, VT_FLUSH_REASON, NULL},
+		[VF_RETVAL] = {{"retval"}, VT_I64, "last shrinker return val "},
+	},
+	.event = {
+		BEGIN_END(VMSA_CTX_DIRECT, "mm_vmscan_direct_reclaim_begin",
+			  "mm_vmscan_direct_reclaim_end"),
+		BEGIN_END(VMSA_CTX_MEMCG, "mm_vmscan_memcg_reclaim_begin",
+			  "mm_vmscan_memcg_reclaim_end"),
+		BEGIN_END(VMSA_CTX_SOFTLIMIT, "mm_vmscan_memcg_softlimit_reclaim_begin",
+			  "mm_vmscan_memcg_softlimit_reclaim_end"),
+		BEGIN_END(VMSA_CTX_NODE, "mm_vmscan_node_reclaim_begin",
+			  "mm_vmscan_node_reclaim_end"),
+		EVENT(VMSA_EV_KSWAPD_WAKE, ORDER_FIELDS, build_order, {"mm_vmscan_kswapd_wake"}),
+		EVENT(VMSA_EV_KSWAPD_SLEEP, B(NID), build_nid, {"mm_vmscan_kswapd_sleep"}),
+		EVENT(VMSA_EV_WAKEUP_KSWAPD, ORDER_FIELDS, build_order, {"mm_vmscan_wakeup_kswapd"}),
+		/* memcg_isolate: 2.6.36 .. 3.x */
+		EVENT(VMSA_EV_LRU_ISOLATE, B(NR_SCANNED) | B(NR_TAKEN) | B(ORDER) | B(LRU) | B(FILE),
+		      build_isolate, {"mm_vmscan_lru_isolate"}, {"mm_vmscan_memcg_isolate"}),
+		EVENT(VMSA_EV_WRITE, B(FLAGS) | B(FILE) | B(SYNC_IO) | B(NR_PAGES), build_write,
+		      {"mm_vmscan_writepage"}, {"mm_vmscan_write_folio", VMSA_NT_WRITE_FOLIO}),
+		EVENT(VMSA_EV_SHRINK_INACTIVE,
+		      B(NR_RECLAIMED) | B(NR_SCANNED) | B(NR_DIRTY) | B(NR_WRITEBACK) |
+			      B(NR_CONGESTED) | B(NR_IMMEDIATE) | B(NID) | B(FLAGS),
+		      build_shrink_inactive, {"mm_vmscan_lru_shrink_inactive"}),
+		EVENT(VMSA_EV_SHRINK_ACTIVE, B(NR_TAKEN) | B(NR_DEACTIVATED) | B(NID) | B(FLAGS),
+		      build_shrink_active, {"mm_vmscan_lru_shrink_active"}),
+		EVENT(VMSA_EV_THROTTLED,
+		      B(NID) | B(USEC_DELAYED) | B(USEC_TIMEOUT) | B(THROTTLE_REASON),
+		      build_throttled, {"mm_vmscan_throttled"}),
+		/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=%s" */
+		EVENT(VMSA_EV_FLUSHER_WAKE, B(NID) | B(NR_DIRTY) | B(NR_PAGES) | B(FLUSH_REASON),
+		      build_flusher, {"mm_vmscan_wakeup_flusher"}),
+		/* "<fn> <ptr>: nid: N objects to shrink ..." */
+		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, B(NID), build_slab_start},
+		/* "<fn> <ptr>: nid: N unused scan count ... last shrinker return val N" */
+		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0, true, B(RETVAL), build_slab_end},
+	},
+};
+#undef B
+
+int vmsa_catalogue_add_alias(struct vmsa_catalogue *c, enum vmsa_field f, const char *name)
+{
+	if ((unsigned)f >= VF__COUNT || !name || !*name)
+		return VMSA_E_INVAL;
+	for (int i = 0; i < VMSA_MAX_ALIASES; i++)
+		if (!c->field[f].names[i]) {
+			c->field[f].names[i] = name;
+			return 0;
+		}
+	return VMSA_E_INVAL;
+}
+
+/* ---- values -------------------------------------------------------- */
+
+struct symbol {
+	const char *name;
+	uint8_t len;
+	uint32_t value;
+};
+#define SYM(name, value) {name, sizeof(name) - 1, value}
+
+/* include/trace/events/vmscan.h, 2.6.36 .. 6.x (WB_*: input.h) */
+static const struct symbol reclaim_flags[] = {
+	SYM("ANON", WB_ANON), SYM("FILE", WB_FILE), SYM("MIXED", WB_MIXED),
+	SYM("SYNC", WB_SYNC), SYM("ASYNC", WB_ASYNC), SYM("NONE", 0), {NULL, 0, 0},
+};
+static const struct symbol throttle_flags[] = {
+	SYM("WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK),
+	SYM("ISOLATED", 1u << VMSA_THROTTLE_ISOLATED),
+	SYM("NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS),
+	SYM("CONGESTED", 1u << VMSA_THROTTLE_CONGESTED),
+	SYM("NONE", 0), {NULL, 0, 0},
+};
+/* enum lru_list, in its order */
+static const struct symbol lru_names[] = {
+	SYM("inactive_anon", VMSA_LRU_INACTIVE_ANON), SYM("active_anon", VMSA_LRU_ACTIVE_ANON),
+	SYM("inactive_file", VMSA_LRU_INACTIVE_FILE), SYM("active_file", VMSA_LRU_ACTIVE_FILE),
+	SYM("unevictable", VMSA_LRU_UNEVICTABLE), {NULL, 0, 0},
+};
+static const struct symbol flush_reasons[] = {
+	SYM("all_dirty", VMSA_FLUSH_ALL_DIRTY), SYM("flush_forward", VMSA_FLUSH_FORWARD),
+	{NULL, 0, 0},
+};
+
+static const struct symbol *lookup(const struct symbol *tab, const char *s, size_t n)
+{
+	for (; tab->name; tab++)
+		if (tab->len == n && vmsa_same_bytes(tab->name, s, n))
+			return tab;
+	return NULL;
+}
+
+/* "P_A|P_B|...": every name with the set's prefix */
+static int flags_from_names(const char *prefix, size_t plen, const struct symbol *set,
+			    const char *p, size_t n, uint64_t *out)
+{
+	const char *e = p + n;
+	uint32_t bits = 0;
+	while (p < e) {
+		const char *t = p;
+		while (p < e && *p != '|')
+			p++;
+		size_t len = (size_t)(p - t);
+		if (len < plen || !vmsa_same_bytes(t, prefix, plen))
+			return VMSA_FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+		const struct symbol *s = lookup(set, t + plen, len - plen);
+		if (!s)
+			return VMSA_FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+		bits |= s->value;
+		if (p < e)
+			p++;
+	}
+	*out = bits;
+	return 0;
+}
+
+int vmsa_value_from_symbol(enum vmsa_field_type t, const char *s, size_t n, uint64_t *out)
+{
+	if (n && s[0] >= '0' && s[0] <= '9')
+		return VMSA_FIELD_ABSENT; /* a number */
+	const struct symbol *sym;
+	switch (t) {
+	case VT_RECLAIM_FLAGS:
+		return flags_from_names("RECLAIM_WB_", 11, reclaim_flags, s, n, out);
+	case VT_THROTTLE_FLAGS:
+		return flags_from_names("VMSCAN_THROTTLE_", 16, throttle_flags, s, n, out);
+	case VT_LRU:
+		sym = lookup(lru_names, s, n);
+		break;
+	case VT_FLUSH_REASON:
+		sym = lookup(flush_reasons, s, n);
+		break;
+	default:
+		return VMSA_FIELD_ABSENT;
+	}
+	if (!sym)
+		return VMSA_FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+	*out = sym->value;
+	return 0;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""The text decoder and the trace.dat decoder agree: for every real capture
+under fixtures/6.1/*/* (trace.txt.xz and trace.dat of the same run), the two
+JSON summaries are identical once what cannot be identical is set aside:
+
+  * the "input" block (file names, sizes, line or record counts, the
+    trace.dat recording metadata), except what each decoder tells of the
+    kernel from its events: the source's "traits" are compared too, all but
+    timestamp_resolution (us for the text clock, ns for trace.dat).  They
+    decide the notes and sync_io_applicable: a decoder that does not see
+    mm_vmscan_write_folio for what it is makes a 6.1 capture look like an
+    older kernel's;
+  * fields computed from event timestamps: every period length and its
+    histograms (latency_ns, in_progress_ns, awake_ns, awake_in_progress_ns,
+    and of the histograms direct_stall_ns, kswapd_awake_ns,
+    memcg_reclaim_ns and awake_ns_histogram all but count and
+    sub_buckets_log2).  The text clock prints microseconds where trace.dat
+    keeps nanoseconds, and each tracefs instance stamps its own copy of an
+    event, so the periods differ by a few us (fixtures_vmstat.py bounds
+    them).  throttled.*.delayed_ns stays: it is the event's usec_delayed
+    field, not a timestamp;
+  * a task that trace_pipe printed as "<...>" (it had no name for the pid;
+    trace.dat's saved cmdlines may) takes the trace.dat name of that pid.
+
+Everything else, every count, the notes, sync_io_applicable and null vs 0,
+must be equal: the two decoders read one event catalogue.
+
+usage: text_vs_dat.py TOOL SOURCE_DIR WORKDIR
+"""
+import glob
+import json
+import lzma
+import os
+import shutil
+import subprocess
+import sys
+
+TIMED = {"latency_ns", "in_progress_ns", "awake_ns", "awake_in_progress_ns"}
+HISTOGRAMS = {"direct_stall_ns", "kswapd_awake_ns", "memcg_reclaim_ns", "awake_ns_histogram"}
+HIST_KEEP = {"count", "sub_buckets_log2"}
+
+
+def summary(tool, path):
+    out = subprocess.run([tool, "--format", "json", "--quiet", "--threads", "1", path],
+                         capture_output=True, check=True)
+    doc = json.loads(out.stdout)
+    (source,) = doc.pop("input")["sources"]
+    doc["traits"] = {k: v for k, v in source["traits"].items() if k != "timestamp_resolution"}
+    return doc
+
+
+def untimed(x):
+    if isinstance(x, dict):
+        return {k: ({h: w for h, w in v.items() if h in HIST_KEEP} if k in HISTOGRAMS else untimed(v))
+                for k, v in x.items() if k not in TIMED}
+    if isinstance(x, list):
+        return [untimed(v) for v in x]
+    return x
+
+
+def named(text, dat):
+    """text's "<...>" rows take dat's name for the pid (when it has one), re-sorted."""
+    names = {}
+    for key in ("processes", "kswapd"):
+        for r in dat.get(key, []):
+            names.setdefault(r["pid"], set()).add(r["comm"])
+    for key in ("processes", "kswapd"):
+        rows = text.get(key, [])
+        for r in rows:
+            if r["comm"] == "<...>" and len(names.get(r["pid"], ())) == 1:
+                r["comm"] = next(iter(names[r["pid"]]))
+        rows.sort(key=lambda r: (r["comm"], r["pid"]))
+        dat.get(key, []).sort(key=lambda r: (r["comm"], r["pid"]))
+
+
+def differences(a, b, path=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                yield "%s.%s only in %s" % (path, k, "text" if k in a else "trace.dat")
+            else:
+                yield from differences(a[k], b[k], "%s.%s" % (path, k))
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, "%s[%d]" % (path, i))
+    elif a != b:
+        yield "%s: text %r, trace.dat %r" % (path, a, b)
+
+
+def main():
+    tool, src, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    failed = checked = 0
+    for d in sorted(glob.glob(os.path.join(src, "fixtures", "6.1", "*", "*"))):
+        dat = os.path.join(d, "trace.dat")
+        xz = os.path.join(d, "trace.txt.xz")
+        if not (os.path.exists(dat) and os.path.exists(xz)):
+            continue
+        label = os.path.relpath(d, os.path.join(src, "fixtures"))
+        text = os.path.join(work, "trace.txt")
+        with lzma.open(xz) as f, open(text, "wb") as g:
+            shutil.copyfileobj(f, g)
+        a, b = untimed(summary(tool, text)), untimed(summary(tool, dat))
+        os.unlink(text)
+        named(a, b)
+        diffs = list(differences(a, b))
+        checked += 1
+        print("%s %s: text and trace.dat summaries%s" % ("ok  " if not diffs else "FAIL", label,
+                                                        "" if not diffs else " differ:"))
+        for line in diffs[:20]:
+            print("     " + line)
+        failed += bool(diffs)
+    if checked == 0:
+        print("FAIL no capture with trace.txt.xz and trace.dat under fixtures/6.1")
+        return 1
+    print("%d of %d captures agree" % (checked - failed, checked))
+    return 1 if failed else 0
+
+
+sys.exit(main())
