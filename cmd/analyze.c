@@ -17,6 +17,5 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 	int status = cli_stats_new(c, true, &st);
 	if (status)
 		return status;
-	status = cli_run(c, st, inputs, n > 0 ? n : 1);
-	return cli_finish(c, st, status < 0 ? EXIT_OK : status); /* < 0: asked to stop */
+	return cli_finish(c, st, cli_run(c, st, inputs, n > 0 ? n : 1));
 }

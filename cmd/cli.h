@@ -86,8 +86,9 @@ void cli_free(struct cli *c);
 int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st);
 
 /*
- * After reading into st with status: the final report (if status is
- * EXIT_OK), the --latencies CSV closed, --strict; frees st.  An exit status.
+ * After reading into st with status (-1: stopped by a signal, as good as
+ * EXIT_OK): the final report, if all went well, the --latencies CSV closed,
+ * --strict; frees st.  An exit status.
  */
 int cli_finish(struct cli *c, struct vmsa_stats *st, int status);
 
@@ -97,7 +98,7 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status);
  */
 int cli_run(struct cli *c, struct vmsa_stats *st, const char *const *paths, int n);
 
-/* Reads the running kernel's events into st until stopped; an exit status. */
+/* Reads the running kernel's events into st until stopped: as cli_run(). */
 int cli_run_live(struct cli *c, struct vmsa_stats *st);
 
 /*

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,17 +45,20 @@ void cli_error(const char *what, int err, int sys_errno)
 
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
 static volatile sig_atomic_t sig_ints, sig_terms;
+static volatile sig_atomic_t sig_seen; /* either: the analysis looks at the others */
 
 static void on_sigint(int sig)
 {
 	(void)sig;
 	sig_ints++;
+	sig_seen++;
 }
 
 static void on_sigterm(int sig)
 {
 	(void)sig;
 	sig_terms++;
+	sig_seen++;
 }
 
 void cli_signals(void)
@@ -157,6 +159,8 @@ int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st)
 
 int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 {
+	if (status < 0)
+		status = EXIT_OK; /* asked to stop: the final report follows */
 	if (status == EXIT_OK)
 		status = cli_status(cli_report(c, st, stdout, true), CLI_OUTPUT);
 	int closed = cli_close_latencies(c);
@@ -235,166 +239,125 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	return err;
 }
 
-/* Feed one input; returns an exit status, or -1 to stop reading (signal). */
-static int run_source(struct cli *c, struct vmsa_stats *st, const char *path)
+/* The signals, for the analysis: SIGINT reports (saying so) or stops, SIGTERM stops. */
+static int control(void *payload)
 {
-	struct vmsa_source *src;
-	int err = vmsa_source_open_path(&src, path);
-	if (err) {
-		cli_error(path, err, errno);
-		return cli_status(err, CLI_INPUT);
-	}
-	vmsa_source_set_reject_cb(src, on_reject, c);
-	vmsa_source_set_threads(src, c->threads);
-	if (c->interval > 0)
-		vmsa_source_set_poll_timeout(src, 100);
-	double next_report = c->interval > 0 ? now_s() + c->interval : 0;
-	int status = EXIT_OK;
-	uint64_t n = 0;
-	/* a progress line for big files, on a terminal only (never in logs) */
-	struct stat fst;
-	bool progress = isatty(STDERR_FILENO) && strcmp(path, "-") && stat(path, &fst) == 0 &&
-			S_ISREG(fst.st_mode) && fst.st_size > (4 << 20);
-	const char *pi = getenv("VMSA_PROGRESS_INTERVAL");
-	double every = pi ? strtod(pi, NULL) : 0.5;
-	double t0 = now_s(), next_progress = t0 + every;
-	struct vmsa_event ev;
-	for (;;) {
-		err = vmsa_source_next(src, &ev);
-		if (err == 0) {
-			err = vmsa_stats_add(st, &ev);
-			if (err) {
-				cli_error(NULL, err, 0);
-				status = cli_status(err, CLI_OUTPUT);
-				break;
-			}
-			if ((++n & 4095) && sig_ints == c->ints_seen && !sig_terms)
-				continue;
-		} else if (err == VMSA_E_EOF) {
-			break;
-		} else if (err != VMSA_E_AGAIN) {
-			if (err == VMSA_E_UNSUPPORTED)
-				fprintf(stderr,
-					"vmscan-analyze: %s: %s input is not supported; convert "
-					"it to text first (perf script)\n",
-					path, vmsa_source_format(src));
-			else
-				cli_error(path, err, errno);
-			status = cli_status(err, CLI_INPUT);
-			break;
-		}
-		int req = signal_request(c);
-		if (req == 2) {
-			status = -1;
-			break;
-		}
-		if (progress && now_s() >= next_progress) {
-			const struct vmsa_source_counts *k = vmsa_source_counts(src);
-			double el = now_s() - t0;
-			if (vmsa_source_traits(src)->tracedat_version)
-				fprintf(stderr, "\r%s: %" PRIu64 " records, %.1f M events/s, %d:%02d   ",
-					path, k->lines_read, (double)n / el / 1e6, (int)el / 60,
-					(int)el % 60);
-			else
-				fprintf(stderr,
-					"\r%s: %.0f / %.0f MB (%.0f%%), %.1f M events/s, %d:%02d   ",
-					path, (double)k->bytes_read / 1048576.0,
-					(double)fst.st_size / 1048576.0,
-					100.0 * (double)k->bytes_read / (double)fst.st_size,
-					(double)n / el / 1e6, (int)el / 60, (int)el % 60);
-			next_progress = now_s() + every;
-		}
-		bool due = c->interval > 0 && now_s() >= next_report;
-		if (req == 1 || due) {
-			if (req == 1)
-				fprintf(stderr, "vmscan-analyze: SIGINT: report follows; press Ctrl-C "
-						"again within 2 s to exit\n");
-			vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
-					      vmsa_source_counts(src), vmsa_source_traits(src));
-			err = cli_report(c, st, stdout, false);
-			if (err) {
-				status = cli_status(err, CLI_OUTPUT);
-				break;
-			}
-			if (due)
-				next_report = now_s() + c->interval;
-		}
-	}
-	if (progress)
+	int req = signal_request(payload);
+	if (req == 1)
+		fprintf(stderr, "vmscan-analyze: SIGINT: report follows; press Ctrl-C again "
+				"within 2 s to exit\n");
+	return req == 2 ? VMSA_ANALYZE_STOP : req == 1 ? VMSA_ANALYZE_REPORT : VMSA_ANALYZE_GO_ON;
+}
+
+/* Live, a SIGINT reports without a word. */
+static int control_live(void *payload)
+{
+	int req = signal_request(payload);
+	return req == 2 ? VMSA_ANALYZE_STOP : req == 1 ? VMSA_ANALYZE_REPORT : VMSA_ANALYZE_GO_ON;
+}
+
+static int interim_report(const struct vmsa_stats *st, void *payload)
+{
+	return cli_report(payload, st, stdout, false);
+}
+
+/* A progress line for big files, on a terminal only (never in logs). */
+static void progress(const struct vmsa_analyze_progress *p, void *payload)
+{
+	(void)payload;
+	if (p->done) {
 		fputs("\r\033[K", stderr);
-	if (vmsa_stats_add_source(st, vmsa_source_name(src), vmsa_source_format(src),
-				  vmsa_source_counts(src), vmsa_source_traits(src)))
-		status = cli_status(VMSA_E_NOMEM, CLI_OUTPUT);
-	const struct vmsa_source_counts *k = vmsa_source_counts(src);
-	if (status == EXIT_OK && k->lines_analyzed == 0 && !c->quiet)
+		return;
+	}
+	double el = p->elapsed_s, rate = (double)p->events / el / 1e6;
+	if (p->traits->tracedat_version)
+		fprintf(stderr, "\r%s: %" PRIu64 " records, %.1f M events/s, %d:%02d   ", p->path,
+			p->counts->lines_read, rate, (int)el / 60, (int)el % 60);
+	else
+		fprintf(stderr, "\r%s: %.0f / %.0f MB (%.0f%%), %.1f M events/s, %d:%02d   ", p->path,
+			(double)p->counts->bytes_read / 1048576.0, (double)p->size / 1048576.0,
+			100.0 * (double)p->counts->bytes_read / (double)p->size, rate, (int)el / 60,
+			(int)el % 60);
+}
+
+static void input_end(const char *path, const struct vmsa_source_counts *k,
+		      const struct vmsa_traits *traits, void *payload)
+{
+	const struct cli *c = payload;
+	if (k->lines_analyzed == 0 && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: no vmscan events in %" PRIu64 " %s (were the vmscan "
 			"events enabled?)\n",
-			path, k->lines_read, vmsa_source_traits(src)->tracedat_version ? "records" : "lines");
-	vmsa_source_close(src);
-	return status;
+			path, k->lines_read, traits->tracedat_version ? "records" : "lines");
+}
+
+static struct vmsa_analyze_options analyze_options(struct cli *c)
+{
+	const char *pi = getenv("VMSA_PROGRESS_INTERVAL");
+	return (struct vmsa_analyze_options){
+		.threads = c->threads,
+		.interval_s = c->interval,
+		.reject_cb = on_reject,
+		.reject_payload = c,
+		.attention = &sig_seen,
+		.control = control,
+		.report = interim_report,
+		.progress = isatty(STDERR_FILENO) ? progress : NULL,
+		.progress_min_bytes = 4 << 20,
+		.progress_every_s = pi ? strtod(pi, NULL) : 0.5,
+		.input_end = input_end,
+		.payload = c,
+	};
+}
+
+/* The exit status of an analysis, and its error told. */
+static int outcome(int err, const struct vmsa_analyze_result *res, const char *const *paths)
+{
+	if (!err)
+		return res->stopped ? -1 : EXIT_OK;
+	bool live = res->input < 0;
+	const char *what = live ? "live" : paths[res->input];
+	switch (res->stage) {
+	case VMSA_ANALYZE_OPEN:
+		cli_error(what, err, res->sys_errno);
+		return cli_status(err, live ? CLI_LIVE : CLI_INPUT);
+	case VMSA_ANALYZE_READ:
+		if (live) {
+			fprintf(stderr, "vmscan-analyze: live: reading the buffers failed\n");
+			return cli_status(err, CLI_OUTPUT);
+		}
+		if (err == VMSA_E_UNSUPPORTED)
+			fprintf(stderr, "vmscan-analyze: %s: %s input is not supported; convert it "
+					"to text first (perf script)\n", what, res->format);
+		else
+			cli_error(what, err, res->sys_errno);
+		return cli_status(err, CLI_INPUT);
+	case VMSA_ANALYZE_ADD:
+		cli_error(NULL, err, 0);
+		break;
+	case VMSA_ANALYZE_REPORTING: /* cli_report() told */
+		break;
+	}
+	return cli_status(err, CLI_OUTPUT);
 }
 
 int cli_run(struct cli *c, struct vmsa_stats *st, const char *const *paths, int n)
 {
-	for (int i = 0; i < n; i++) {
-		int r = run_source(c, st, paths[i]);
-		if (r)
-			return r;
-	}
-	return EXIT_OK;
+	struct vmsa_analyze_options o = analyze_options(c);
+	struct vmsa_analyze_result res;
+	int err = vmsa_analyze_files(st, paths, n, &o, &res);
+	return outcome(err, &res, paths);
 }
 
-static int add_live_event(const struct vmsa_event *ev, void *payload)
-{
-	return vmsa_stats_add(payload, ev) ? -1 : 0;
-}
-
-static void add_live_source(struct vmsa_stats *st, struct vmsa_live *lv)
-{
-	vmsa_stats_add_source(st, vmsa_live_name(lv), "live", vmsa_live_counts(lv),
-			      vmsa_live_traits(lv));
-}
-
-/* live: poll the instance until stopped, then drain once more. */
 int cli_run_live(struct cli *c, struct vmsa_stats *st)
 {
-	struct vmsa_live *lv;
-	int err = vmsa_live_open(&lv, &(struct vmsa_live_options){.buffer_kb = 8192});
-	if (err) {
-		cli_error("live", err, 0);
-		return cli_status(err, CLI_LIVE);
-	}
+	struct vmsa_analyze_options o = analyze_options(c);
+	o.control = control_live;
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not skip the cleanup */
-	double start = now_s(), next_report = start + c->interval;
-	int status = EXIT_OK;
-	for (;;) {
-		if (vmsa_live_drain(lv, add_live_event, st)) {
-			fprintf(stderr, "vmscan-analyze: live: reading the buffers failed\n");
-			status = cli_status(VMSA_E_IO, CLI_OUTPUT);
-			break;
-		}
-		int req = signal_request(c);
-		if (req == 2 || (c->duration > 0 && now_s() - start >= c->duration))
-			break;
-		bool due = c->interval > 0 && now_s() >= next_report;
-		if (req == 1 || due) {
-			add_live_source(st, lv);
-			if ((err = cli_report(c, st, stdout, false))) {
-				status = cli_status(err, CLI_OUTPUT);
-				break;
-			}
-			if (due)
-				next_report = now_s() + c->interval;
-		}
-		nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
-	}
-	vmsa_live_stop(lv);
-	if (vmsa_live_drain(lv, add_live_event, st) && !status)
-		status = cli_status(VMSA_E_IO, CLI_OUTPUT);
-	add_live_source(st, lv);
-	vmsa_live_close(lv);
-	return status;
+	struct vmsa_analyze_result res;
+	int err = vmsa_analyze_live(st, &(struct vmsa_live_options){.buffer_kb = 8192},
+				    c->duration, &o, &res);
+	return outcome(err, &res, NULL);
 }
 
 /* A trace analysed into a summary document. */
@@ -422,13 +385,9 @@ static int analyze_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 int cli_load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 {
 	*out = NULL;
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
-	int first = ' ';
-	while (f && (first == ' ' || first == '\n' || first == '\t' || first == '\r'))
-		first = fgetc(f);
-	if (f)
-		fclose(f);
-	if (first != '{')
+	enum vmsa_input_kind kind;
+	/* one that cannot be read is left to the analysis, which says why */
+	if (vmsa_input_detect_path(path, &kind) || kind != VMSA_INPUT_SUMMARY)
 		return analyze_doc(c, path, out);
 	int err = vmsa_doc_parse_file(out, path);
 	if (err)
