@@ -14,6 +14,7 @@
 #ifndef VMSA_VMSA_H
 #define VMSA_VMSA_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -360,6 +361,146 @@ int vmsa_stats_add_source(struct vmsa_stats *st, const char *name,
 			  const char *format,
 			  const struct vmsa_source_counts *counts,
 			  const struct vmsa_traits *traits);
+
+/* ------------------------------------------------------------------ */
+/* Recognising an input                                                */
+/* ------------------------------------------------------------------ */
+
+/* What an input is, by its content (never by its name). */
+enum vmsa_input_kind {
+	VMSA_INPUT_TEXT,	/* anything else: read as text lines */
+	VMSA_INPUT_SUMMARY,	/* JSON: the first byte not white space is '{' */
+	VMSA_INPUT_TRACEDAT,	/* trace-cmd's binary trace.dat ("\x17\x08\x44tracing") */
+	VMSA_INPUT_PERFDATA,	/* perf's perf.data ("PERFILE2"); not read */
+};
+
+/**
+ * vmsa_input_detect() - what an input beginning with the @len bytes at
+ * @head is.  Leading white space (space, tab, CR, LF) before a '{' still
+ * makes a summary; a head of white space only is text.  Pure: no state,
+ * safe from any thread.
+ */
+enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len);
+
+/**
+ * vmsa_input_detect_path() - what the file at @path is, by its first bytes
+ * (white space is skipped as far as it goes).  Only regular files are
+ * read; standard input ("-"), FIFOs and devices are not touched (a read
+ * would consume what the analysis needs) and are VMSA_INPUT_TEXT: the
+ * source recognises a trace.dat or perf.data on them itself.  Returns 0
+ * with *kind set, or VMSA_E_IO (errno kept) when the file cannot be opened
+ * or read, VMSA_E_ISDIR for a directory; *kind is then VMSA_INPUT_TEXT.
+ * Thread-safe (it opens its own descriptor).
+ */
+int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind);
+
+/* ------------------------------------------------------------------ */
+/* Analysis: inputs read into the stats                                */
+/* ------------------------------------------------------------------ */
+
+/* What the control callback asks the analysis to do next. */
+enum vmsa_analyze_request {
+	VMSA_ANALYZE_GO_ON,	/* keep reading */
+	VMSA_ANALYZE_REPORT,	/* call the report callback now, then keep reading */
+	VMSA_ANALYZE_STOP,	/* stop: the inputs end here (not an error) */
+};
+
+/* Where an analysis ended with an error. */
+enum vmsa_analyze_stage {
+	VMSA_ANALYZE_OPEN,	/* opening input number `input` (or live tracing) */
+	VMSA_ANALYZE_READ,	/* reading it (live: draining the buffers) */
+	VMSA_ANALYZE_ADD,	/* the stats could not take an event or the input's counts */
+	VMSA_ANALYZE_REPORTING,	/* the report callback returned its error */
+};
+
+/* How far an input is, for a progress line. */
+struct vmsa_analyze_progress {
+	const char *path;		/* the input, as given */
+	uint64_t size;			/* its size in bytes (a regular file) */
+	uint64_t events;		/* events given to the stats from it so far */
+	double elapsed_s;		/* since it was opened */
+	const struct vmsa_source_counts *counts; /* bytes_read; lines_read (records) */
+	const struct vmsa_traits *traits; /* tracedat_version != 0: a trace.dat */
+	int done;			/* 1: the last call for this input, read or not */
+};
+
+/*
+ * What vmsa_analyze_files() and vmsa_analyze_live() do besides reading.
+ * Every member may be zero (no callback, the default); all callbacks run
+ * in the caller's thread and get @payload (the reject callback gets
+ * reject_payload).
+ */
+struct vmsa_analyze_options {
+	/* text decoding threads for a regular file (vmsa_source_set_threads) */
+	int threads;
+	/* > 0: call @report every interval_s seconds (input waits at most
+	 * 100 ms, so a quiet pipe still gets its reports) */
+	double interval_s;
+	/* rejected lines (vmsa_source_set_reject_cb) */
+	vmsa_reject_cb reject_cb;
+	void *reject_payload;
+	/*
+	 * A counter a signal handler bumps (may be NULL).  While events flow,
+	 * @control is called when *attention has changed or after 4096
+	 * events; it is also called whenever the input has nothing yet and,
+	 * live, every 100 ms.  Returns an enum vmsa_analyze_request.
+	 */
+	const volatile sig_atomic_t *attention;
+	int (*control)(void *payload);
+	/* An interim report of the stats (the input's counts are recorded
+	 * first); a non-zero return (an enum vmsa_error) ends the analysis
+	 * with stage VMSA_ANALYZE_REPORTING. */
+	int (*report)(const struct vmsa_stats *st, void *payload);
+	/* Regular files over progress_min_bytes: @progress every
+	 * progress_every_s seconds, when control is looked at, and once with
+	 * done = 1 when the file is finished with. */
+	void (*progress)(const struct vmsa_analyze_progress *p, void *payload);
+	uint64_t progress_min_bytes;
+	double progress_every_s;
+	/* Each input read to its end, after its counts went into the stats. */
+	void (*input_end)(const char *path, const struct vmsa_source_counts *counts,
+			  const struct vmsa_traits *traits, void *payload);
+	void *payload;
+};
+
+/* How an analysis ended. */
+struct vmsa_analyze_result {
+	int err;		/* 0, or the enum vmsa_error that ended it */
+	enum vmsa_analyze_stage stage;	/* where, when err != 0 */
+	int input;		/* the input it ended on (index into paths); -1 live */
+	int sys_errno;		/* errno for VMSA_E_IO */
+	const char *format;	/* that input's format (vmsa_source_format; static
+				 * storage), NULL if it did not open */
+	int stopped;		/* control asked to stop (err is 0) */
+};
+
+/**
+ * vmsa_analyze_files() - open each of @paths[0..@n) in turn ("-" is
+ * standard input, streamed), give every event to @st, record each input's
+ * counts with vmsa_stats_add_source(), and close it.  Stops at the first
+ * error or when @opts->control asks to; what was read stays in @st.
+ * @opts may be NULL.  Returns 0 (also when stopped) or the error, which
+ * *@res (may be NULL) places.  The caller keeps @st, @paths and @opts;
+ * nothing is left open.  Not thread-safe on one @st; it may start decoder
+ * threads of its own, which are joined before it returns.
+ */
+int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
+		       const struct vmsa_analyze_options *opts,
+		       struct vmsa_analyze_result *res);
+
+/**
+ * vmsa_analyze_live() - trace the running kernel (vmsa_live_open() with
+ * @lopts) into @st until @duration_s seconds have passed (0: no limit) or
+ * @opts->control asks to stop, then stop the events, drain the rest and
+ * remove the instance (on every path).  The buffers are drained every
+ * 100 ms; @opts->control is asked each time.  Errors as
+ * vmsa_analyze_files(): opening is stage VMSA_ANALYZE_OPEN (VMSA_E_PERM,
+ * VMSA_E_NOTRACEFS, ...), a failed drain VMSA_ANALYZE_READ.  The caller
+ * should ignore SIGPIPE so that a closed output does not skip the cleanup.
+ */
+int vmsa_analyze_live(struct vmsa_stats *st, const struct vmsa_live_options *lopts,
+		      double duration_s, const struct vmsa_analyze_options *opts,
+		      struct vmsa_analyze_result *res);
 
 /* ------------------------------------------------------------------ */
 /* Summary and reports                                                 */

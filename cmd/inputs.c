@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading inputs: signals, rejected lines, progress, the analysis and its outcome, summaries. */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* The handlers only count; the main loop, woken by EINTR, does the timing. */
+static volatile sig_atomic_t sig_ints, sig_terms;
+static volatile sig_atomic_t sig_seen; /* either: the analysis looks at the others */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	sig_ints++;
+	sig_seen++;
+}
+
+static void on_sigterm(int sig)
+{
+	(void)sig;
+	sig_terms++;
+	sig_seen++;
+}
+
+void cli_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint; /* no SA_RESTART: a blocked read returns */
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_sigterm;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What the signals since the last look ask for: 0 nothing, 1 report, 2 exit. */
+static int signal_request(struct cli *c)
+{
+	if (sig_terms)
+		return 2;
+	sig_atomic_t n = sig_ints;
+	if (n == c->ints_seen)
+		return 0;
+	double t = now_s();
+	bool quick = n - c->ints_seen > 1 || (c->last_int >= 0 && t - c->last_int <= 2.0);
+	c->ints_seen = n;
+	c->last_int = t;
+	return quick ? 2 : 1;
+}
+
+static void on_reject(const char *src, uint64_t line_no, enum vmsa_reject_reason r,
+		      const char *line, size_t len, void *payload)
+{
+	struct cli *c = payload;
+	c->messages++;
+	if (c->quiet || c->messages > c->max_messages) {
+		if (!c->quiet && c->messages == c->max_messages + 1)
+			fprintf(stderr, "vmscan-analyze: further rejected lines are counted, not "
+					"shown\n");
+		return;
+	}
+	fprintf(stderr, "vmscan-analyze: %s:%" PRIu64 ": rejected (%s: %s): ", src, line_no,
+		vmsa_reject_reason_name(r), vmsa_reject_reason_message(r));
+	size_t n = len > 160 ? 160 : len;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)line[i];
+		fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, stderr);
+	}
+	fputs(len > n ? "...\n" : "\n", stderr);
+}
+
+/* The signals, for the analysis: SIGINT reports (saying so) or stops, SIGTERM stops. */
+static int control(void *payload)
+{
+	int req = signal_request(payload);
+	if (req == 1)
+		fprintf(stderr, "vmscan-analyze: SIGINT: report follows; press Ctrl-C again "
+				"within 2 s to exit\n");
+	return req == 2 ? VMSA_ANALYZE_STOP : req == 1 ? VMSA_ANALYZE_REPORT : VMSA_ANALYZE_GO_ON;
+}
+
+/* Live, a SIGINT reports without a word. */
+static int control_live(void *payload)
+{
+	int req = signal_request(payload);
+	return req == 2 ? VMSA_ANALYZE_STOP : req == 1 ? VMSA_ANALYZE_REPORT : VMSA_ANALYZE_GO_ON;
+}
+
+static int interim_report(const struct vmsa_stats *st, void *payload)
+{
+	return cli_report(payload, st, stdout, false);
+}
+
+/* A progress line for big files, on a terminal only (never in logs). */
+static void progress(const struct vmsa_analyze_progress *p, void *payload)
+{
+	(void)payload;
+	if (p->done) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double el = p->elapsed_s, rate = (double)p->events / el / 1e6;
+	if (p->traits->tracedat_version)
+		fprintf(stderr, "\r%s: %" PRIu64 " records, %.1f M events/s, %d:%02d   ", p->path,
+			p->counts->lines_read, rate, (int)el / 60, (int)el % 60);
+	else
+		fprintf(stderr, "\r%s: %.0f / %.0f MB (%.0f%%), %.1f M events/s, %d:%02d   ", p->path,
+			(double)p->counts->bytes_read / 1048576.0, (double)p->size / 1048576.0,
+			100.0 * (double)p->counts->bytes_read / (double)p->size, rate, (int)el / 60,
+			(int)el % 60);
+}
+
+static void input_end(const char *path, const struct vmsa_source_counts *k,
+		      const struct vmsa_traits *traits, void *payload)
+{
+	const struct cli *c = payload;
+	if (k->lines_analyzed == 0 && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: no vmscan events in %" PRIu64 " %s (were the vmscan "
+			"events enabled?)\n",
+			path, k->lines_read, traits->tracedat_version ? "records" : "lines");
+}
+
+static struct vmsa_analyze_options analyze_options(struct cli *c)
+{
+	const char *pi = getenv("VMSA_PROGRESS_INTERVAL");
+	return (struct vmsa_analyze_options){
+		.threads = c->threads,
+		.interval_s = c->interval,
+		.reject_cb = on_reject,
+		.reject_payload = c,
+		.attention = &sig_seen,
+		.control = control,
+		.report = interim_report,
+		.progress = isatty(STDERR_FILENO) ? progress : NULL,
+		.progress_min_bytes = 4 << 20,
+		.progress_every_s = pi ? strtod(pi, NULL) : 0.5,
+		.input_end = input_end,
+		.payload = c,
+	};
+}
+
+/* The exit status of an analysis, and its error told. */
+static int outcome(int err, const struct vmsa_analyze_result *res, const char *const *paths)
+{
+	if (!err)
+		return res->stopped ? -1 : EXIT_OK;
+	bool live = res->input < 0;
+	const char *what = live ? "live" : paths[res->input];
+	switch (res->stage) {
+	case VMSA_ANALYZE_OPEN:
+		cli_error(what, err, res->sys_errno);
+		return cli_status(err, live ? CLI_LIVE : CLI_INPUT);
+	case VMSA_ANALYZE_READ:
+		if (live) {
+			fprintf(stderr, "vmscan-analyze: live: reading the buffers failed\n");
+			return cli_status(err, CLI_OUTPUT);
+		}
+		if (err == VMSA_E_UNSUPPORTED)
+			fprintf(stderr, "vmscan-analyze: %s: %s input is not supported; convert it "
+					"to text first (perf script)\n", what, res->format);
+		else
+			cli_error(what, err, res->sys_errno);
+		return cli_status(err, CLI_INPUT);
+	case VMSA_ANALYZE_ADD:
+		cli_error(NULL, err, 0);
+		break;
+	case VMSA_ANALYZE_REPORTING: /* cli_report() told */
+		break;
+	}
+	return cli_status(err, CLI_OUTPUT);
+}
+
+int cli_run(struct cli *c, struct vmsa_stats *st, const char *const *paths, int n)
+{
+	struct vmsa_analyze_options o = analyze_options(c);
+	struct vmsa_analyze_result res;
+	int err = vmsa_analyze_files(st, paths, n, &o, &res);
+	return outcome(err, &res, paths);
+}
+
+int cli_run_live(struct cli *c, struct vmsa_stats *st)
+{
+	struct vmsa_analyze_options o = analyze_options(c);
+	o.control = control_live;
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not skip the cleanup */
+	struct vmsa_analyze_result res;
+	int err = vmsa_analyze_live(st, &(struct vmsa_live_options){.buffer_kb = 8192},
+				    c->duration, &o, &res);
+	return outcome(err, &res, NULL);
+}
+
+/* A trace analysed into a summary document. */
+static int analyze_doc(struct cli *c, const char *path, struct vmsa_doc **out)
+{
+	struct vmsa_stats *st;
+	int status = cli_stats_new(c, false, &st);
+	if (status)
+		return status;
+	status = cli_run(c, st, &path, 1);
+	if (status <= 0) { /* read to the end, or up to a signal */
+		struct vmsa_summary *sum = NULL;
+		int err = vmsa_stats_summary(st, &sum);
+		if (!err)
+			err = vmsa_doc_from_summary(out, sum);
+		vmsa_summary_free(sum);
+		if (err)
+			cli_error(NULL, err, 0);
+		status = cli_status(err, CLI_OUTPUT);
+	}
+	vmsa_stats_free(st);
+	return status;
+}
+
+int cli_load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
+{
+	*out = NULL;
+	enum vmsa_input_kind kind;
+	/* one that cannot be read is left to the analysis, which says why */
+	if (vmsa_input_detect_path(path, &kind) || kind != VMSA_INPUT_SUMMARY)
+		return analyze_doc(c, path, out);
+	int err = vmsa_doc_parse_file(out, path);
+	if (err)
+		fprintf(stderr, "vmscan-analyze: %s: %s\n", path,
+			err == VMSA_E_UNSUPPORTED
+				? "not a vmscan-analyze JSON summary of schema version 1"
+				: vmsa_strerror(err));
+	return cli_status(err, CLI_SUMMARY);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* The options, shared by every subcommand, and --help. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+	"Usage: vmscan-analyze [OPTIONS] [FILE...]\n"
+	"       vmscan-analyze live [OPTIONS]\n"
+	"       vmscan-analyze merge [--pretty] INPUT...\n"
+	"       vmscan-analyze compare [--name NAME]... [--relative] INPUT...\n"
+	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] INPUT\n"
+	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
+	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
+	"\n"
+	"FILE is ftrace text (trace, trace_pipe, trace-cmd report), perf script\n"
+	"output or a binary trace.dat (recognised by its content); '-' or no FILE\n"
+	"reads text from standard input, streaming.  Several files are analysed\n"
+	"together as one trace.\n"
+	"\n"
+	"compare prints the inputs (traces or JSON summaries) side by side in the\n"
+	"rows of the 2010 cover letter's tables, then 6.1's and derived rows; the\n"
+	"columns are named by --name, in order, or by the file names.\n"
+	"merge adds JSON summaries (or traces) into one JSON summary.  check\n"
+	"evaluates thresholds on one summary or trace: EXPR is 'A OP B' with OP one\n"
+	"of < <= == != >= > and A, B a number, a field path or NUMBER * path, e.g.\n"
+	"'totals.direct.writes.file_async == 0', 'latency.direct_stall_ns.p99_ns <\n"
+	"5e6', 'totals.kswapd.writes.file_async <= 0.01 * totals.kswapd.pages_scanned'.\n"
+	"A thresholds FILE has one EXPR a line ('#' starts a comment).\n"
+	"\n"
+	"live traces the running kernel (root, tracefs): it enables the vmscan\n"
+	"events in a tracefs instance of its own, reads the raw records, and removes\n"
+	"the instance when it stops (end of --duration, SIGINT twice, SIGTERM).\n"
+	"\n"
+	"Options:\n"
+	"  -f, --format FMT          report format: classic (default) or json\n"
+	"  -j, --json FILE           also write the JSON summary to FILE\n"
+	"      --svg FILE            also draw pages scanned over time, stalls and the\n"
+	"                            stall distribution into FILE (SVG)\n"
+	"      --pretty              indent JSON output\n"
+	"      --ignore-pid          aggregate tasks of the same name\n"
+	"      --latency-list        classic report: list every latency per task\n"
+	"      --histogram           classic report: log2 histograms of direct reclaim\n"
+	"                            stalls and kswapd awake time, overall and per task\n"
+	"      --latencies FILE      write every completed reclaim and kswapd awake\n"
+	"                            period to FILE as CSV\n"
+	"      --interval SEC        while streaming, print a report every SEC seconds\n"
+	"      --duration SEC        live: stop after SEC seconds\n"
+	"  -t, --threshold EXPR      check: a threshold (repeatable)\n"
+	"      --thresholds FILE     check: thresholds, one a line\n"
+	"      --name NAME           compare: the next column's name (repeatable)\n"
+	"      --relative            compare: show changes against the first column\n"
+	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
+	"                            tasks are counted together as \"(other tasks)\"\n"
+	"      --threads N           decode a text file with N threads (default: the\n"
+	"                            number of CPUs, at most 16; 1: no threads)\n"
+	"      --strict              exit with status 4 if any line was rejected\n"
+	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
+	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
+	"  -h, --help                show this help\n"
+	"  -V, --version             show the version\n"
+	"\n"
+	"Files over 4 MB show a progress line on stderr when it is a terminal,\n"
+	"every VMSA_PROGRESS_INTERVAL seconds (default 0.5).\n"
+	"\n"
+	"Streaming: the first SIGINT prints a report and reading goes on; a second\n"
+	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM prints\n"
+	"the final report and exits.\n"
+	"\n"
+	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
+	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
+	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
+	"input); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
+	"unavailable (not root, no tracefs); 8 check: a threshold is violated.\n";
+
+/* An option's count from lo to hi (the caller says what is wrong). */
+static bool count_arg(const char *arg, long long lo, long long hi, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(arg, &end, 10);
+	return !errno && !*end && *v >= lo && *v <= hi;
+}
+
+/* An option's seconds, more than 0. */
+static bool seconds_arg(const char *arg, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(arg, &end);
+	return !errno && !*end && *v > 0;
+}
+
+/* Appends arg to a repeated option's list; -1 when out of memory (the list stays). */
+static int append(const char ***list, int *n, const char *arg)
+{
+	const char **l = realloc(*list, (size_t)(*n + 1) * sizeof(**list));
+	if (!l)
+		return -1;
+	l[(*n)++] = arg;
+	*list = l;
+	return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv, int *first)
+{
+	*c = (struct cli){.format = "classic", .max_messages = 20, .last_int = -1};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	c->threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
+	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
+	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
+	       O_MAXTASKS, O_THREADS };
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"json", required_argument, NULL, 'j'},
+		{"pretty", no_argument, NULL, O_PRETTY},
+		{"ignore-pid", no_argument, NULL, O_IGNORE_PID},
+		{"latency-list", no_argument, NULL, O_LAT_LIST},
+		{"histogram", no_argument, NULL, O_HISTOGRAM},
+		{"svg", required_argument, NULL, O_SVG},
+		{"latencies", required_argument, NULL, O_LATENCIES},
+		{"interval", required_argument, NULL, O_INTERVAL},
+		{"duration", required_argument, NULL, O_DURATION},
+		{"threshold", required_argument, NULL, 't'},
+		{"thresholds", required_argument, NULL, O_THRESHOLDS},
+		{"name", required_argument, NULL, O_NAME},
+		{"relative", no_argument, NULL, O_RELATIVE},
+		{"strict", no_argument, NULL, O_STRICT},
+		{"max-messages", required_argument, NULL, O_MAXMSG},
+		{"max-tasks", required_argument, NULL, O_MAXTASKS},
+		{"threads", required_argument, NULL, O_THREADS},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	long long v;
+	while ((opt = getopt_long(argc, argv, "f:j:t:qhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			c->format = optarg;
+			if (strcmp(optarg, "classic") && strcmp(optarg, "json")) {
+				fprintf(stderr, "vmscan-analyze: unknown format '%s' (classic, json)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			c->json_path = optarg;
+			break;
+		case O_PRETTY:
+			c->pretty = true;
+			break;
+		case O_IGNORE_PID:
+			c->ignore_pid = true;
+			break;
+		case O_LAT_LIST:
+			c->latency_list = true;
+			break;
+		case O_HISTOGRAM:
+			c->histogram = true;
+			break;
+		case O_SVG:
+			c->svg_path = optarg;
+			break;
+		case O_LATENCIES:
+			c->latencies_path = optarg;
+			break;
+		case O_INTERVAL:
+			if (!seconds_arg(optarg, &c->interval)) {
+				fprintf(stderr, "vmscan-analyze: --interval wants seconds > 0\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_DURATION:
+			if (!seconds_arg(optarg, &c->duration)) {
+				fprintf(stderr, "vmscan-analyze: --duration wants seconds > 0\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			if (append(&c->thresholds, &c->nthresholds, optarg))
+				return EXIT_RUNTIME;
+			break;
+		case O_THRESHOLDS:
+			c->thresholds_file = optarg;
+			break;
+		case O_NAME:
+			if (append(&c->names, &c->nnames, optarg))
+				return EXIT_RUNTIME;
+			break;
+		case O_RELATIVE:
+			c->relative = true;
+			break;
+		case O_STRICT:
+			c->strict = true;
+			break;
+		case O_MAXMSG:
+			if (!count_arg(optarg, 0, LONG_MAX, &v)) {
+				fprintf(stderr, "vmscan-analyze: --max-messages wants a count\n");
+				return EXIT_USAGE;
+			}
+			c->max_messages = (long)v;
+			break;
+		case O_MAXTASKS:
+			if (!count_arg(optarg, 1, LLONG_MAX, &v)) {
+				fprintf(stderr, "vmscan-analyze: --max-tasks wants a count >= 1\n");
+				return EXIT_USAGE;
+			}
+			c->max_tasks = (size_t)v;
+			break;
+		case O_THREADS:
+			if (!count_arg(optarg, 1, 16, &v)) {
+				fprintf(stderr, "vmscan-analyze: --threads wants a count from 1 to 16\n");
+				return EXIT_USAGE;
+			}
+			c->threads = (int)v;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("vmscan-analyze %s (JSON schema %d)\n", VMSA_VERSION,
+			       VMSA_SCHEMA_VERSION);
+			return EXIT_OK;
+		default:
+			fputs("Try 'vmscan-analyze --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+
+	*first = optind;
+	return -1;
+}
