@@ -9,7 +9,12 @@
  * the library never prints to stdout, never exits and keeps no global
  * mutable state.  Destructors accept NULL.  Ownership: whatever comes back
  * through a `**out` parameter belongs to the caller, and on failure *out is
- * left NULL.
+ * left NULL; a `const` pointer returned by a getter points into the object
+ * it was read from and lives as long as that object.
+ *
+ * Threads: no object is safe to use from two threads at once; different
+ * objects may be used from different threads concurrently.  Functions that
+ * take only constant data (the name and message lookups) are safe anywhere.
  */
 #ifndef VMSA_VMSA_H
 #define VMSA_VMSA_H
@@ -167,7 +172,9 @@ enum vmsa_reject_reason {
 	VMSA_REJECT__COUNT
 };
 
+/* The reason's key as the JSON summary spells it ("bad_header"); static. */
 const char *vmsa_reject_reason_name(enum vmsa_reject_reason r);
+/* A sentence for messages ("cannot find task-pid [cpu] timestamp"); static. */
 const char *vmsa_reject_reason_message(enum vmsa_reject_reason r);
 
 /* Which text dialect lines were recognised as. */
@@ -204,8 +211,12 @@ struct vmsa_traits {
 
 struct vmsa_text_parser;
 
-/** vmsa_text_parser_new() - a line decoder with its own traits. */
+/**
+ * vmsa_text_parser_new() - a line decoder with its own traits (what the
+ * lines decoded so far say about the kernel).  VMSA_E_NOMEM on failure.
+ */
 int vmsa_text_parser_new(struct vmsa_text_parser **out);
+/* Frees the decoder (NULL is fine). */
 void vmsa_text_parser_free(struct vmsa_text_parser *p);
 
 /**
@@ -218,6 +229,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p,
 					 struct vmsa_event *ev,
 					 enum vmsa_reject_reason *reason);
 
+/* The traits learnt from the lines decoded so far; owned by the decoder. */
 const struct vmsa_traits *vmsa_text_parser_traits(const struct vmsa_text_parser *p);
 
 /* ------------------------------------------------------------------ */
@@ -253,12 +265,17 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd,
 			     const char *name);
 
 /**
- * vmsa_source_open_path() - open a file ("-" means stdin).  Returns
- * VMSA_E_IO (errno kept) when it cannot be opened, VMSA_E_ISDIR for a
- * directory and VMSA_E_UNSUPPORTED for a binary trace.dat.
+ * vmsa_source_open_path() - open a file ("-" means stdin): text, or a
+ * binary trace.dat recognised by its content and read through libtracecmd.
+ * Returns VMSA_E_IO (errno kept) when it cannot be opened, VMSA_E_ISDIR for
+ * a directory, VMSA_E_CORRUPT for a truncated or corrupt trace.dat,
+ * VMSA_E_UNSUPPORTED for perf.data and VMSA_E_STDIN_BINARY for a trace.dat
+ * on standard input.
  */
 int vmsa_source_open_path(struct vmsa_source **out, const char *path);
 
+/* Closes the source and frees it (NULL is fine); the fd of
+ * vmsa_source_open_text_fd() stays open. */
 void vmsa_source_close(struct vmsa_source *src);
 
 /* Reject callback (may be NULL). */
@@ -289,9 +306,13 @@ void vmsa_source_set_threads(struct vmsa_source *src, int n);
  */
 int vmsa_source_next(struct vmsa_source *src, struct vmsa_event *ev);
 
+/* What the source has read so far: every line or record in one bucket. */
 const struct vmsa_source_counts *vmsa_source_counts(const struct vmsa_source *src);
+/* What the input has told about its kernel so far (and a trace.dat's header). */
 const struct vmsa_traits *vmsa_source_traits(const struct vmsa_source *src);
+/* The name given at open ("-" for standard input). */
 const char *vmsa_source_name(const struct vmsa_source *src);
+/* "ftrace-text", "perf-script", "text" (dialect not known yet) or "trace.dat". */
 const char *vmsa_source_format(const struct vmsa_source *src);
 
 /* ------------------------------------------------------------------ */
@@ -326,9 +347,14 @@ int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload);
 
 /* Disable the events (drain once more afterwards to read the rest). */
 int vmsa_live_stop(struct vmsa_live *lv);
+/* Removes the tracefs instance and frees everything (NULL is fine); call it
+ * on every exit path, or the instance stays behind in tracefs. */
 void vmsa_live_close(struct vmsa_live *lv);
+/* The instance's name ("vmscan-analyze-PID"), for messages. */
 const char *vmsa_live_name(const struct vmsa_live *lv);
+/* Records read so far, as a source counts lines (rejected, lost markers). */
 const struct vmsa_source_counts *vmsa_live_counts(const struct vmsa_live *lv);
+/* What the records' formats tell about the running kernel. */
 const struct vmsa_traits *vmsa_live_traits(const struct vmsa_live *lv);
 
 /* ------------------------------------------------------------------ */
@@ -352,8 +378,16 @@ struct vmsa_stats_options {
 
 struct vmsa_stats;
 
+/* Empty statistics; @opts may be NULL (defaults).  VMSA_E_NOMEM on failure. */
 int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opts);
+/* Frees the statistics (NULL is fine); summaries taken from them stay valid. */
 void vmsa_stats_free(struct vmsa_stats *st);
+/*
+ * vmsa_stats_add() - fold one event in (events in timestamp order; a lost
+ * marker counts its events).  The event is not kept: its comm may point
+ * into a line the caller reuses.  VMSA_E_NOMEM on failure, after which the
+ * statistics are still consistent but miss the event.
+ */
 int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev);
 
 /* Record what a source read (for the input block of reports). */
@@ -513,6 +547,7 @@ struct vmsa_summary;
  * in progress; the stats go on unchanged.
  */
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out);
+/* Frees a summary (NULL is fine). */
 void vmsa_summary_free(struct vmsa_summary *sum);
 
 struct vmsa_report_options {
@@ -522,8 +557,14 @@ struct vmsa_report_options {
 	int histogram;		/* classic: log2 latency histograms */
 };
 
+/*
+ * vmsa_report_classic() - the text report to @f: the 6.1 script's layout,
+ * then what that layout has no room for.  @opts may be NULL.  VMSA_E_IO if
+ * @f reports a write error (the caller still owns and closes @f).
+ */
 int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 			const struct vmsa_report_options *opts);
+/* The JSON summary (docs/json-schema.md) to @f; as vmsa_report_classic(). */
 int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		     const struct vmsa_report_options *opts);
 /* A self-contained SVG: pages scanned over time (direct, kswapd) with the
@@ -561,6 +602,7 @@ struct vmsa_totals {
 	int scans_missing;		/* begin/end seen, no lru_isolate */
 };
 
+/* Fills *out with the summary's totals. */
 void vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out);
 
 /* Per-task row lookup for tests: NULL when no such task. */
@@ -573,12 +615,15 @@ const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *su
 
 struct vmsa_doc;
 
+/* The summary as a JSON document (what vmsa_report_json() prints); the
+ * document does not refer to the summary afterwards.  VMSA_E_NOMEM. */
 int vmsa_doc_from_summary(struct vmsa_doc **out, const struct vmsa_summary *sum);
 /* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
  * (not a vmscan-analyze summary of this schema version). */
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
 /* Adds src into dst (docs/json-schema.md, "Merging"). */
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src);
+/* The document as JSON to @f (indented if @pretty); VMSA_E_IO on a write error. */
 int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
 /* A dotted path ("totals.direct.pages_scanned"): 0 and *v, 1 if null,
  * VMSA_E_INVAL if absent or not a number. */
@@ -591,6 +636,7 @@ int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v);
  */
 int vmsa_doc_check(const struct vmsa_doc *d, const char *expr, int *pass, char *msg,
 		   size_t msgn);
+/* Frees a document (NULL is fine). */
 void vmsa_doc_free(struct vmsa_doc *d);
 
 /* What a summary field counts (docs/json-schema.md). */

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """The installed library, as another program uses it.
 
+Every function declared in include/vmsa/vmsa.h has a comment right above it.
+
 `cmake --install` into a temporary prefix, then:
   * libvmsa.so.0 (soname) exports exactly the functions declared in
     include/vmsa/vmsa.h, under the symbol version VMSA_0, and libvmsa.a
@@ -45,6 +47,12 @@ def main():
                                   for f in files if f == "libvmsa.a"))
     want = declared(os.path.join(src, "include", "vmsa", "vmsa.h"))
     check("the header declares the API (%d functions)" % len(want), len(want) > 30, want)
+
+    # every public function says what it does: a comment ends on the line above it
+    text = open(os.path.join(src, "include", "vmsa", "vmsa.h")).read()
+    bare = [m.group(1) for m in re.finditer(r"^[^\s#/*][^;{]*?\b(vmsa_\w+)\s*\(", text, re.M)
+            if not text[:m.start()].rstrip("\n").split("\n")[-1].strip().endswith("*/")]
+    check("every function of vmsa.h has its comment", not bare, bare)
 
     so = os.path.join(libdir, "libvmsa.so.0")
     dyn = subprocess.run(["nm", "-D", "--defined-only", so], capture_output=True, text=True)
