@@ -121,12 +121,15 @@ int vmsa_timeline_copy(struct vmsa_timeline *dst, const struct vmsa_timeline *sr
 	dst->direct = dst->kswapd = NULL;
 	if (!src->direct)
 		return 0;
-	dst->direct = malloc(VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
-	dst->kswapd = malloc(VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
+	/* the copy has the full capacity too, but only the n bins in use are
+	 * copied: calloc's untouched zero pages cost nothing (a short trace
+	 * copied 1 MiB here, a third of the tool's start-up time) */
+	dst->direct = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
+	dst->kswapd = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
 	if (!dst->direct || !dst->kswapd)
 		return VMSA_E_NOMEM;
-	memcpy(dst->direct, src->direct, VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
-	memcpy(dst->kswapd, src->kswapd, VMSA_TIMELINE_MAX_BINS * sizeof(uint64_t));
+	memcpy(dst->direct, src->direct, src->n * sizeof(uint64_t));
+	memcpy(dst->kswapd, src->kswapd, src->n * sizeof(uint64_t));
 	return 0;
 }
 
