@@ -8,6 +8,7 @@ Suite *hist_suite(void);
 Suite *fixtures_suite(void);
 Suite *layouts_suite(void);
 Suite *source_suite(void);
+Suite *openmetrics_suite(void);
 
 int main(void)
 {
@@ -17,6 +18,7 @@ int main(void)
 	srunner_add_suite(sr, fixtures_suite());
 	srunner_add_suite(sr, layouts_suite());
 	srunner_add_suite(sr, source_suite());
+	srunner_add_suite(sr, openmetrics_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
