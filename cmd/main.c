@@ -57,8 +57,15 @@ static const char usage_text[] =
 	"the instance when it stops (end of --duration, SIGINT twice, SIGTERM).\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT          report format: classic (default) or json\n"
+	"  -f, --format FMT          report format: classic (default), json, openmetrics\n"
+	"                            (vmscan_* metrics) or prometheus (the same metrics\n"
+	"                            in Prometheus text format 0.0.4)\n"
 	"  -j, --json FILE           also write the JSON summary to FILE\n"
+	"      --openmetrics-file FILE  also write the metrics to FILE, replaced whole\n"
+	"                            (temporary file, fsync, rename), in the Prometheus\n"
+	"                            text format node_exporter's textfile collector reads;\n"
+	"                            with --interval, rewritten every SEC seconds instead\n"
+	"                            of printing a report\n"
 	"      --svg FILE            also draw pages scanned over time, stalls and the\n"
 	"                            stall distribution into FILE (SVG)\n"
 	"      --pretty              indent JSON output\n"
@@ -115,6 +122,7 @@ static void on_sigterm(int sig)
 struct cli {
 	const char *format;
 	const char *json_path;
+	const char *metrics_path;	/* --openmetrics-file */
 	const char *svg_path;
 	const char *svg_title;
 	const char *latencies_path;
@@ -192,6 +200,31 @@ static void on_latency(uint64_t ts, int32_t pid, const char *comm, size_t comm_l
 	fprintf(f, "\",%s,%d,%" PRIu64 "\n", kind, order, ns);
 }
 
+/* --format openmetrics or prometheus: 1 and *fmt set; 0 for other formats. */
+static int metrics_format(const char *format, enum vmsa_metrics_format *fmt)
+{
+	*fmt = strcmp(format, "prometheus") ? VMSA_METRICS_OPENMETRICS : VMSA_METRICS_PROMETHEUS;
+	return !strcmp(format, "openmetrics") || !strcmp(format, "prometheus");
+}
+
+static int write_prometheus(FILE *f, void *doc)
+{
+	return vmsa_report_openmetrics(f, doc, VMSA_METRICS_PROMETHEUS);
+}
+
+/* Metrics of doc to out (in the --format, if a metrics one) and to --openmetrics-file. */
+static int write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out)
+{
+	enum vmsa_metrics_format fmt;
+	int err = out && metrics_format(c->format, &fmt) ? vmsa_report_openmetrics(out, doc, fmt)
+							 : 0;
+	if (!err && c->metrics_path &&
+	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, (void *)doc)))
+		fprintf(stderr, "vmscan-analyze: %s: %s\n", c->metrics_path,
+			err == VMSA_E_IO ? strerror(errno) : vmsa_strerror(err));
+	return err;
+}
+
 static int report(const struct cli *c, struct vmsa_stats *st, FILE *out, bool final)
 {
 	struct vmsa_summary *sum;
@@ -204,7 +237,20 @@ static int report(const struct cli *c, struct vmsa_stats *st, FILE *out, bool fi
 					 .latency_list = c->latency_list,
 					 .pretty = c->pretty,
 					 .histogram = c->histogram};
-	if (strcmp(c->format, "json") == 0)
+	enum vmsa_metrics_format mf;
+	bool metrics = metrics_format(c->format, &mf);
+	if (metrics || c->metrics_path) {
+		/* interval reports with --openmetrics-file go to the file only */
+		FILE *mout = metrics && (final || !c->metrics_path) ? out : NULL;
+		struct vmsa_doc *doc;
+		err = vmsa_doc_from_summary(&doc, sum);
+		if (!err)
+			err = write_metrics(c, doc, mout);
+		vmsa_doc_free(doc);
+		if (!err && !metrics && (final || !c->metrics_path))
+			err = strcmp(c->format, "json") == 0 ? vmsa_report_json(out, sum, &ro)
+							     : vmsa_report_classic(out, sum, &ro);
+	} else if (strcmp(c->format, "json") == 0)
 		err = vmsa_report_json(out, sum, &ro);
 	else
 		err = vmsa_report_classic(out, sum, &ro);
@@ -400,17 +446,23 @@ static int run_live(struct cli *c, struct vmsa_stats *st)
 	return status;
 }
 
-/* A JSON summary file as it is, or a trace analysed into one. */
-static int load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
+/* Whether path holds JSON (a summary) rather than a trace. */
+static bool json_input(const char *path)
 {
-	*out = NULL;
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
 	int first = ' ';
 	while (f && (first == ' ' || first == '\n' || first == '\t' || first == '\r'))
 		first = fgetc(f);
 	if (f)
 		fclose(f);
-	if (first == '{') {
+	return first == '{';
+}
+
+/* A JSON summary file as it is, or a trace analysed into one. */
+static int load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
+{
+	*out = NULL;
+	if (json_input(path)) {
 		int err = vmsa_doc_parse_file(out, path);
 		if (err) {
 			fprintf(stderr, "vmscan-analyze: %s: %s\n", path,
@@ -459,6 +511,15 @@ static int run_merge(struct cli *c, int n, char **paths)
 			status = EXIT_CORRUPT;
 		}
 		vmsa_doc_free(d);
+	}
+	enum vmsa_metrics_format mf;
+	if (status == EXIT_OK && (metrics_format(c->format, &mf) || c->metrics_path)) {
+		if (write_metrics(c, all, metrics_format(c->format, &mf) ? stdout : NULL))
+			status = EXIT_RUNTIME;
+		if (metrics_format(c->format, &mf)) {
+			vmsa_doc_free(all);
+			return status;
+		}
 	}
 	if (status == EXIT_OK && vmsa_doc_write(stdout, all, c->pretty))
 		status = EXIT_RUNTIME;
@@ -582,7 +643,7 @@ int main(int argc, char **argv)
 	c.threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
 	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
-	       O_MAXTASKS, O_THREADS };
+	       O_MAXTASKS, O_THREADS, O_METRICS_FILE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -591,6 +652,7 @@ int main(int argc, char **argv)
 		{"latency-list", no_argument, NULL, O_LAT_LIST},
 		{"histogram", no_argument, NULL, O_HISTOGRAM},
 		{"svg", required_argument, NULL, O_SVG},
+		{"openmetrics-file", required_argument, NULL, O_METRICS_FILE},
 		{"latencies", required_argument, NULL, O_LATENCIES},
 		{"interval", required_argument, NULL, O_INTERVAL},
 		{"duration", required_argument, NULL, O_DURATION},
@@ -613,8 +675,10 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'f':
 			c.format = optarg;
-			if (strcmp(optarg, "classic") && strcmp(optarg, "json")) {
-				fprintf(stderr, "vmscan-analyze: unknown format '%s' (classic, json)\n",
+			if (strcmp(optarg, "classic") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "openmetrics") && strcmp(optarg, "prometheus")) {
+				fprintf(stderr, "vmscan-analyze: unknown format '%s' (classic, json, "
+						"openmetrics, prometheus)\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -636,6 +700,9 @@ int main(int argc, char **argv)
 			break;
 		case O_SVG:
 			c.svg_path = optarg;
+			break;
+		case O_METRICS_FILE:
+			c.metrics_path = optarg;
 			break;
 		case O_LATENCIES:
 			c.latencies_path = optarg;
@@ -769,6 +836,14 @@ int main(int argc, char **argv)
 	const char *const *paths = optind < argc ? (const char *const *)&argv[optind] : stdin_only;
 	int npaths = optind < argc ? argc - optind : 1;
 	c.svg_title = paths[0];
+	enum vmsa_metrics_format mf;
+	if (!live && (metrics_format(c.format, &mf) || c.metrics_path) && json_input(paths[0])) {
+		/* metrics of JSON summaries: added up as merge does */
+		status = run_merge(&c, npaths, (char **)paths);
+		vmsa_stats_free(st);
+		free(c.thresholds);
+		return status;
+	}
 	if (live) {
 		status = run_live(&c, st);
 		npaths = 0;
