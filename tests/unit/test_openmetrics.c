@@ -222,6 +222,8 @@ Suite *openmetrics_suite(void)
 {
 	Suite *s = suite_create("openmetrics");
 	TCase *tc = tcase_create("core");
+	/* fsync on a loaded machine, and ASan, can take longer than Check's 4 s */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_openmetrics_lines);
 	tcase_add_test(tc, test_prometheus_text_format);
 	tcase_add_test(tc, test_inconsistent_histogram_is_corrupt);
