@@ -37,6 +37,7 @@ struct cli {
 	const char *svg_path;
 	const char *svg_title;
 	const char *latencies_path;
+	const char *metrics_path;	/* --openmetrics-file */
 	bool pretty, ignore_pid, latency_list, strict, quiet, histogram;
 	double interval, duration;
 	const char **thresholds;
@@ -106,6 +107,15 @@ int cli_run_live(struct cli *c, struct vmsa_stats *st);
  * --svg and --json files.  Returns 0 or the error (already shown).
  */
 int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final);
+
+/* --format openmetrics or prometheus: true and *fmt set; false for the others. */
+bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt);
+
+/*
+ * The metrics of doc to out (when not NULL, in the --format, a metrics one)
+ * and to the --openmetrics-file (replaced whole).  0 or the error (shown).
+ */
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out);
 
 /* A JSON summary as it is, or a trace analysed into one; an exit status. */
 int cli_load_doc(struct cli *c, const char *path, struct vmsa_doc **out);

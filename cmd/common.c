@@ -137,6 +137,28 @@ static int report_file(const struct cli *c, const char *path, const struct vmsa_
 	return err;
 }
 
+bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt)
+{
+	*fmt = strcmp(format, "prometheus") ? VMSA_METRICS_OPENMETRICS : VMSA_METRICS_PROMETHEUS;
+	return !strcmp(format, "openmetrics") || !strcmp(format, "prometheus");
+}
+
+static int write_prometheus(FILE *f, void *doc)
+{
+	return vmsa_report_openmetrics(f, doc, VMSA_METRICS_PROMETHEUS);
+}
+
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out)
+{
+	enum vmsa_metrics_format fmt;
+	int err = out && cli_metrics_format(c->format, &fmt) ? vmsa_report_openmetrics(out, doc, fmt)
+							     : 0;
+	if (!err && c->metrics_path &&
+	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, (void *)doc)))
+		cli_error(c->metrics_path, err, errno);
+	return err;
+}
+
 int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final)
 {
 	struct vmsa_summary *sum;
@@ -149,10 +171,24 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 					 .latency_list = c->latency_list,
 					 .pretty = c->pretty,
 					 .histogram = c->histogram};
-	if (strcmp(c->format, "json") == 0)
+	enum vmsa_metrics_format mf;
+	bool metrics = cli_metrics_format(c->format, &mf);
+	if (metrics || c->metrics_path) {
+		/* interval reports with --openmetrics-file go to the file only */
+		FILE *mout = metrics && (final || !c->metrics_path) ? out : NULL;
+		struct vmsa_doc *doc;
+		err = vmsa_doc_from_summary(&doc, sum);
+		if (!err)
+			err = cli_write_metrics(c, doc, mout);
+		vmsa_doc_free(doc);
+		if (!err && !metrics && (final || !c->metrics_path))
+			err = strcmp(c->format, "json") == 0 ? vmsa_report_json(out, sum, &ro)
+							     : vmsa_report_classic(out, sum, &ro);
+	} else if (strcmp(c->format, "json") == 0) {
 		err = vmsa_report_json(out, sum, &ro);
-	else
+	} else {
 		err = vmsa_report_classic(out, sum, &ro);
+	}
 	fflush(out);
 	if (err)
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));

@@ -39,7 +39,14 @@ static const char usage_text[] =
 	"the instance when it stops (end of --duration, SIGINT twice, SIGTERM).\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT          report format: classic (default) or json\n"
+	"  -f, --format FMT          report format: classic (default), json, openmetrics\n"
+	"                            (vmscan_* metrics) or prometheus (the same metrics\n"
+	"                            in Prometheus text format 0.0.4)\n"
+	"      --openmetrics-file FILE  also write the metrics to FILE, replaced whole\n"
+	"                            (temporary file, fsync, rename), in the Prometheus\n"
+	"                            text format node_exporter's textfile collector reads;\n"
+	"                            with --interval, rewritten every SEC seconds instead\n"
+	"                            of printing a report\n"
 	"  -j, --json FILE           also write the JSON summary to FILE\n"
 	"      --svg FILE            also draw pages scanned over time, stalls and the\n"
 	"                            stall distribution into FILE (SVG)\n"
@@ -115,7 +122,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 	c->threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
 	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
 	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
-	       O_MAXTASKS, O_THREADS };
+	       O_MAXTASKS, O_THREADS, O_METRICS_FILE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"json", required_argument, NULL, 'j'},
@@ -135,6 +142,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 		{"max-messages", required_argument, NULL, O_MAXMSG},
 		{"max-tasks", required_argument, NULL, O_MAXTASKS},
 		{"threads", required_argument, NULL, O_THREADS},
+		{"openmetrics-file", required_argument, NULL, O_METRICS_FILE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -146,8 +154,10 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 		switch (opt) {
 		case 'f':
 			c->format = optarg;
-			if (strcmp(optarg, "classic") && strcmp(optarg, "json")) {
-				fprintf(stderr, "vmscan-analyze: unknown format '%s' (classic, json)\n",
+			if (strcmp(optarg, "classic") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "openmetrics") && strcmp(optarg, "prometheus")) {
+				fprintf(stderr, "vmscan-analyze: unknown format '%s' (classic, json, "
+						"openmetrics, prometheus)\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -172,6 +182,9 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			break;
 		case O_LATENCIES:
 			c->latencies_path = optarg;
+			break;
+		case O_METRICS_FILE:
+			c->metrics_path = optarg;
 			break;
 		case O_INTERVAL:
 			if (!seconds_arg(optarg, &c->interval)) {

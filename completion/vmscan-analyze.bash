@@ -5,12 +5,12 @@ _vmscan_analyze()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	-f|--format) COMPREPLY=($(compgen -W "classic json" -- "$cur")); return ;;
-	-j|--json|--svg|--latencies|--thresholds) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-f|--format) COMPREPLY=($(compgen -W "classic json openmetrics prometheus" -- "$cur")); return ;;
+	-j|--json|--svg|--latencies|--thresholds|--openmetrics-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--interval|--duration|--max-messages|--max-tasks|--threads|-t|--threshold|--name) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--format --json --svg --pretty --ignore-pid --latency-list --histogram
+		COMPREPLY=($(compgen -W "--format --json --openmetrics-file --svg --pretty --ignore-pid --latency-list --histogram
 			--latencies --interval --duration --threshold --thresholds --name
 			--relative --strict --max-messages --max-tasks --threads --quiet --help --version" -- "$cur"))
 	elif [[ $COMP_CWORD -eq 1 ]]; then

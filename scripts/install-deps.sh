@@ -5,7 +5,8 @@ set -eu
 PKGS="build-essential cmake pkg-config check libjson-c-dev uthash-dev
       libtraceevent-dev libtracecmd-dev libtracefs-dev
       python3 python3-jsonschema perl util-linux xz-utils scdoc man-db
-      time valgrind"
+      time valgrind
+      prometheus prometheus-node-exporter python3-prometheus-client"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -665,6 +665,51 @@ const char *vmsa_unit_name(enum vmsa_unit u);
 int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char *const *names,
 			int n, int json, int relative);
 
+/* ------------------------------------------------------------------ */
+/* Metrics: OpenMetrics and Prometheus text exposition                 */
+/* ------------------------------------------------------------------ */
+
+/* The two text exposition formats vmsa_report_openmetrics() writes. */
+enum vmsa_metrics_format {
+	/* OpenMetrics 1.0 (application/openmetrics-text; version=1.0.0):
+	 * counter families named without _total, # UNIT lines, # EOF last */
+	VMSA_METRICS_OPENMETRICS,
+	/* Prometheus text format 0.0.4, what node_exporter's textfile
+	 * collector reads: counter families named with _total, no # UNIT,
+	 * no # EOF; the same samples otherwise */
+	VMSA_METRICS_PROMETHEUS,
+};
+
+/**
+ * vmsa_report_openmetrics() - the summary document @d as metrics named
+ * vmscan_* (README, "Fleet"): counters by reclaim context, page type, write
+ * mode and throttle or flusher reason, and the latency histograms in
+ * seconds with fixed power-of-two bucket bounds.  A value that is null or
+ * absent in @d (not known from the trace) is left out, never written as 0;
+ * a family with no known value is left out whole.  Works on any document:
+ * from vmsa_doc_from_summary(), a parsed summary file or a merge.  @d is
+ * only read.  Returns 0, VMSA_E_NOMEM, VMSA_E_CORRUPT (@d is not a
+ * summary) or VMSA_E_IO (writing @f failed).  Safe to call from several
+ * threads at once on different FILEs.
+ */
+int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics_format fmt);
+
+/* Writes a file's whole content into @f; 0 or a negative enum vmsa_error. */
+typedef int (*vmsa_write_cb)(FILE *f, void *payload);
+
+/**
+ * vmsa_write_file_atomic() - replace @path with what @cb writes, so that a
+ * reader sees the old file or the new one, never a part: @cb writes into a
+ * temporary file in the same directory (".NAME.XXXXXX"), which is flushed,
+ * fsync()ed and renamed over @path, and the directory is fsync()ed.  The new
+ * file has mode 0644.  On any failure the temporary file is removed and
+ * @path is left as it was; the return value is @cb's error, or VMSA_E_IO
+ * (errno kept) when the file cannot be created, written, synced or renamed,
+ * or VMSA_E_NOMEM.  Thread-safe; concurrent writers of one @path each
+ * replace it whole, the last rename wins.
+ */
+int vmsa_write_file_atomic(const char *path, vmsa_write_cb cb, void *payload);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@ Suite *layouts_suite(void);
 Suite *source_suite(void);
 Suite *fields_suite(void);
 Suite *catalogue_suite(void);
+Suite *openmetrics_suite(void);
 
 int main(void)
 {
@@ -21,6 +22,7 @@ int main(void)
 	srunner_add_suite(sr, source_suite());
 	srunner_add_suite(sr, fields_suite());
 	srunner_add_suite(sr, catalogue_suite());
+	srunner_add_suite(sr, openmetrics_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
