@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "../summary_fields.h"
 
 #define NS_PER_SEC 1000000000.0
 
@@ -297,23 +298,16 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 	line_u(f, "Begins without an end:", t->unmatched_begins);
 	if (t->tasks_folded)
 		line_u(f, "Tasks in (other tasks), past --max-tasks:", t->tasks_folded);
-	if (!t->sync_applicable)
-		fputs("Note: this kernel's reclaim writes only asynchronously; sync I/O rows are 0 by "
-		      "definition.\n",
-		      f);
-	if (t->scans_missing)
-		fputs("Note: the trace has reclaim events but no mm_vmscan_lru_isolate events "
-		      "(not enabled, or a multi-gen LRU kernel before 6.7): pages scanned are "
-		      "unknown, not 0.\n",
-		      f);
-	if (sum->negative_latencies)
-		fprintf(f, "Note: timestamps went backwards %" PRIu64 " times (CPUs' clocks out of "
-			   "step, or inputs out of order); those latencies were counted as 0.\n",
-			sum->negative_latencies);
-	if (t->events_lost)
-		fprintf(f, "Note: the tracer dropped %" PRIu64 " events; every count above is a lower "
-			   "bound.\n",
-			t->events_lost);
+	for (size_t i = 0; i < vmsa_nnotes; i++) {
+		const struct vmsa_note *n = &vmsa_notes[i];
+		uint64_t count = n->report[0] ? n->count(sum) : 0;
+		if (!count)
+			continue;
+		fprintf(f, "Note: %s", n->report[0]);
+		if (n->report[1])
+			fprintf(f, "%" PRIu64 "%s", count, n->report[1]);
+		fputc('\n', f);
+	}
 }
 
 /*
