@@ -44,10 +44,10 @@ SHAPE(throttle_one, "throttle_one");
 
 /* by enum vmsa_throttle, as vmsa_throttle_name() calls them */
 static const struct vmsa_field throttled_members[] = {
-	{.key = "writeback", VF_OBJ(throttle_one), .doc = "waiting for writeback"},
+	{.key = "writeback", VF_OBJ(throttle_one), .doc = "waiting for writeback to progress"},
 	{.key = "isolated", VF_OBJ(throttle_one), .doc = "too many pages isolated"},
-	{.key = "noprogress", VF_OBJ(throttle_one), .doc = "reclaim made no progress"},
-	{.key = "congested", VF_OBJ(throttle_one), .doc = "congested"},
+	{.key = "noprogress", VF_OBJ(throttle_one), .doc = "no reclaim progress"},
+	{.key = "congested", VF_OBJ(throttle_one), .doc = "congested writeback"},
 };
 SHAPE(throttled, "throttled");
 

@@ -194,7 +194,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /* a kswapd row r; XO members are there only when not NULL */
 #define VMSA_KSWAPD_ROW_FIELDS(X, XO)                                                   \
 	VMSA_ROW_KEY_FIELDS(X)                                                            \
-	X("nid", VF_FIRST_NULL(ID), "its node (kswapdN), null when the name does not say", \
+	X("nid", VF_FIRST_NULL(ID), "its node: its events' nid, null when none said", \
 	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
 	  u64(r->kswapd_wakeups))                                                         \
