@@ -268,7 +268,7 @@ const char *vmsa_unit_name(enum vmsa_unit u)
 #define T "totals."
 
 const struct vmsa_compare_row vmsa_compare_rows[] = {
-	ROW_CLASSIC("Direct reclaims", COUNT, "Direct reclaims:", D "reclaims"),
+	ROW_CLASSIC("Direct reclaims", COUNT, "Direct reclaims:     ", D "reclaims"),
 	ROW_CLASSIC("Direct reclaim pages scanned", COUNT, "Direct reclaim pages scanned:",
 		    D "pages_scanned"),
 	ROW_CLASSIC("Direct reclaim write file async I/O", COUNT,
@@ -292,7 +292,7 @@ const struct vmsa_compare_row vmsa_compare_rows[] = {
 	ROW_CLASSIC("Kswapd reclaim write anon sync I/O", COUNT,
 		    "Kswapd reclaim write anon sync I/O:", K "writes.anon_sync"),
 	ROW_CLASSIC("Time stalled direct reclaim (seconds)", SECONDS,
-		    "Time stalled direct reclaim:", D "latency_ns"),
+		    "Time stalled direct reclaim: ", D "latency_ns"),
 	ROW_CLASSIC("Time kswapd awake (seconds)", SECONDS, "Time kswapd awake:", K "awake_ns"),
 	BLANK,
 	ROW_CLASSIC("Direct reclaim pages reclaimed", COUNT, "Direct reclaim pages reclaimed:",
@@ -325,3 +325,13 @@ const struct vmsa_compare_row vmsa_compare_rows[] = {
 	 .den = {D "pages_scanned", K "pages_scanned"}},
 };
 const size_t vmsa_compare_nrows = N(vmsa_compare_rows);
+
+const char *vmsa_classic_label(const char *path)
+{
+	for (size_t i = 0; i < vmsa_compare_nrows; i++) {
+		const struct vmsa_compare_row *r = &vmsa_compare_rows[i];
+		if (r->classic && !strcmp(r->num[0], path))
+			return r->classic;
+	}
+	return NULL;
+}

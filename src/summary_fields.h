@@ -402,10 +402,15 @@ struct vmsa_compare_row {
 	bool change;		/* --relative shows its change against the first column */
 	const char *num[VMSA_COMPARE_PATHS];
 	const char *den[VMSA_COMPARE_PATHS];
-	const char *classic;	/* the classic report's label of the same number, if any */
+	/* the classic report's Summary label of the same number (num[0]), if any,
+	 * as the Perl layout spelled it */
+	const char *classic;
 };
 
 extern const struct vmsa_compare_row vmsa_compare_rows[];
 extern const size_t vmsa_compare_nrows;
+
+/* The classic label of the compare row of path, NULL if none. */
+const char *vmsa_classic_label(const char *path);
 
 #endif /* VMSA_SUMMARY_FIELDS_H */
