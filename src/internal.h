@@ -64,39 +64,54 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 
 /*
  * The counters of one reclaim context, each listed once: X(type, member,
- * JSON key, unit), in the order of the context's JSON object.  The struct,
- * the JSON writer and the summary's field table (summary_fields.c) come
- * from these lists.
+ * JSON key, unit, meaning), in the order of the context's JSON object.  The
+ * struct, the JSON writer and the summary's field table (summary_fields.c,
+ * which also prints docs/json-schema.md) come from these lists.
  */
 /* direct, memcg, softlimit and node windows only */
-#define VMSA_CTX_WINDOW(X)                                                  \
-	X(uint64_t, windows, "reclaims", COUNT)		/* begins seen */     \
-	X(uint64_t, completed, "reclaims_completed", COUNT) /* begin..end */ \
-	X(uint64_t, in_progress, "in_progress", COUNT)	/* open at the end */ \
-	X(uint64_t, in_progress_ns, "in_progress_ns", NS)                     \
-	X(uint64_t, latency_ns, "latency_ns", NS) /* sum over completed windows */
+#define VMSA_CTX_WINDOW(X)                                                            \
+	X(uint64_t, windows, "reclaims", COUNT, "begin events")                       \
+	X(uint64_t, completed, "reclaims_completed", COUNT, "begin..end pairs")       \
+	X(uint64_t, in_progress, "in_progress", COUNT,                                \
+	  "windows open at the end of input")                                         \
+	X(uint64_t, in_progress_ns, "in_progress_ns", NS,                             \
+	  "the open windows' time so far")                                            \
+	X(uint64_t, latency_ns, "latency_ns", NS,                                     \
+	  "sum of completed windows' durations (stall time)")
 /* the parts of pages_scanned, then of pages_reclaimed */
-#define VMSA_CTX_SCANNED(X)                                    \
-	X(uint64_t, scanned_file, "pages_scanned_file", PAGES) \
-	X(uint64_t, scanned_anon, "pages_scanned_anon", PAGES) \
-	X(uint64_t, scanned_unknown, "pages_scanned_unsplit", PAGES)
-#define VMSA_CTX_RECLAIMED(X)                                      \
-	X(uint64_t, reclaimed_file, "pages_reclaimed_file", PAGES) \
-	X(uint64_t, reclaimed_anon, "pages_reclaimed_anon", PAGES) \
-	X(uint64_t, reclaimed_unknown, "pages_reclaimed_unsplit", PAGES)
+#define VMSA_CTX_SCANNED(X)                                                           \
+	X(uint64_t, scanned_file, "pages_scanned_file", PAGES, "of pages_scanned, file") \
+	X(uint64_t, scanned_anon, "pages_scanned_anon", PAGES, "of pages_scanned, anon") \
+	X(uint64_t, scanned_unknown, "pages_scanned_unsplit", PAGES,                  \
+	  "of pages_scanned, where the trace cannot split file from anon (2.6.35)")
+#define VMSA_CTX_RECLAIMED(X)                                                         \
+	X(uint64_t, reclaimed_file, "pages_reclaimed_file", PAGES,                    \
+	  "of pages_reclaimed, file")                                                 \
+	X(uint64_t, reclaimed_anon, "pages_reclaimed_anon", PAGES,                    \
+	  "of pages_reclaimed, anon")                                                 \
+	X(uint64_t, reclaimed_unknown, "pages_reclaimed_unsplit", PAGES,              \
+	  "of pages_reclaimed, where the trace cannot split file from anon")
 /* after "writes" */
-#define VMSA_CTX_TAIL(X)                                                     \
-	X(uint64_t, end_nr_reclaimed, "end_nr_reclaimed_pages", PAGES)       \
-	X(uint64_t, nr_dirty, "nr_dirty_pages", PAGES)                       \
-	X(uint64_t, nr_writeback, "nr_writeback_pages", PAGES)               \
-	X(uint64_t, nr_congested, "nr_congested_pages", PAGES)               \
-	X(uint64_t, nr_immediate, "nr_immediate_pages", PAGES)               \
-	X(uint64_t, active_isolated, "active_isolated_pages", PAGES) /* nr_taken, active lists */ \
-	X(uint64_t, deactivated, "deactivated_pages", PAGES)                 \
-	X(uint64_t, slab_calls, "slab_shrinker_calls", COUNT)                \
-	X(int64_t, slab_freed, "slab_objects_freed", COUNT)
+#define VMSA_CTX_TAIL(X)                                                              \
+	X(uint64_t, end_nr_reclaimed, "end_nr_reclaimed_pages", PAGES,                \
+	  "sum of the end events' nr_reclaimed (includes slab, unlike pages_reclaimed)") \
+	X(uint64_t, nr_dirty, "nr_dirty_pages", PAGES, "sum from lru_shrink_inactive") \
+	X(uint64_t, nr_writeback, "nr_writeback_pages", PAGES,                        \
+	  "sum from lru_shrink_inactive")                                             \
+	X(uint64_t, nr_congested, "nr_congested_pages", PAGES,                        \
+	  "sum from lru_shrink_inactive")                                             \
+	X(uint64_t, nr_immediate, "nr_immediate_pages", PAGES,                        \
+	  "sum from lru_shrink_inactive")                                             \
+	X(uint64_t, active_isolated, "active_isolated_pages", PAGES,                  \
+	  "active-list rotation: nr_taken of isolations from the active lists")       \
+	X(uint64_t, deactivated, "deactivated_pages", PAGES,                          \
+	  "active-list rotation: pages deactivated")                                  \
+	X(uint64_t, slab_calls, "slab_shrinker_calls", COUNT,                         \
+	  "mm_shrink_slab_start events")                                              \
+	X(int64_t, slab_freed, "slab_objects_freed", COUNT,                           \
+	  "sum of positive mm_shrink_slab_end return values")
 
-#define VMSA_COUNTER_MEMBER(type, member, key, unit) type member;
+#define VMSA_COUNTER_MEMBER(type, member, key, unit, meaning) type member;
 
 struct vmsa_counters {
 	VMSA_CTX_WINDOW(VMSA_COUNTER_MEMBER)

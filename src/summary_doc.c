@@ -61,7 +61,7 @@ int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path)
 	jo *schema, *ver;
 	if (!json_object_object_get_ex(root, "schema", &schema) ||
 	    strcmp(json_object_get_string(schema) ? json_object_get_string(schema) : "",
-		   "vmscan-analyze/summary") != 0 ||
+		   VMSA_SCHEMA_NAME) != 0 ||
 	    !json_object_object_get_ex(root, "schema_version", &ver) ||
 	    json_object_get_int(ver) != VMSA_SCHEMA_VERSION) {
 		json_object_put(root);

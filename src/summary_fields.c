@@ -9,262 +9,193 @@
 #define SHAPE(id, label) \
 	static const struct vmsa_shape id = {label, id##_members, N(id##_members)}
 
-/* one member of each kind */
-#define SUM(k, u) {.key = k, .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_SUM}
-#define SUM_NULL(k, u) {.key = k, .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_SUM, .nullable = true}
-#define FIRST(k, u) {.key = k, .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_FIRST}
-#define FIRST_NULL(k, u) {.key = k, .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_FIRST, .nullable = true}
-#define OBJ(k, s) {.key = k, .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_OBJECT, .shape = &s}
-#define HIST(k) {.key = k, .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_HIST, .shape = &hist}
+/* the members of the lists of summary_fields.h */
+#define MEMBER(k, kind, d, value) {.key = k, kind, .doc = d},
+#define MEMBER_OPT(k, kind, d, value) {.key = k, kind, .optional = true, .doc = d},
+#define COUNTER(type, member, k, unit, d) {.key = k, VF_SUM(unit), .doc = d},
+#define QUANTILE(k, q) \
+	{.key = k, VF_RULE_NULL(NS, DERIVED), \
+	 .doc = "a percentile: its bucket's upper bound, held within min_ns..max_ns (null when empty)"},
 #define INCLUDE(s) {.key = NULL, .shape = &s}
 
 /* ---- small objects -------------------------------------------------- */
 
 static const struct vmsa_field by_order_members[] = {
-	{.key = "*", .unit = VMSA_UNIT_COUNT, .merge = VMSA_MERGE_SUM, .optional = true},
+	{.key = "*", VF_SUM(COUNT), .optional = true,
+	 .doc = "count per allocation order (`\"0\"`..`\"20\"`, only non-zero)"},
 };
 SHAPE(by_order, "by_order");
 
-static const struct vmsa_field bucket_members[] = {
-	FIRST("lo_ns", NS), FIRST("hi_ns", NS), SUM("count", COUNT),
-};
+static const struct vmsa_field bucket_members[] = {VMSA_BUCKET_FIELDS(MEMBER)};
 SHAPE(bucket, NULL);
 
-const struct vmsa_quantile_key vmsa_hist_quantile_keys[3] = {
-	{"p50_ns", 0.50}, {"p90_ns", 0.90}, {"p99_ns", 0.99}};
+#define QUANTILE_KEY(k, q) {k, q},
+const struct vmsa_quantile_key vmsa_hist_quantile_keys[3] = {VMSA_HIST_QUANTILES(QUANTILE_KEY)};
 
 /* merged as a whole (merge_hist), the rules say what each member becomes */
-static const struct vmsa_field hist_members[] = {
-	SUM("count", COUNT),
-	SUM("sum_ns", NS),
-	{.key = "min_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_MIN, .nullable = true},
-	{.key = "max_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_MAX, .nullable = true},
-	{.key = "p50_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_DERIVED, .nullable = true},
-	{.key = "p90_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_DERIVED, .nullable = true},
-	{.key = "p99_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_DERIVED, .nullable = true},
-	FIRST("sub_buckets_log2", COUNT),
-	{.key = "buckets", .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_DERIVED, .shape = &bucket},
-};
+static const struct vmsa_field hist_members[] = {VMSA_HIST_FIELDS(MEMBER, QUANTILE)};
 SHAPE(hist, "hist");
 
-static const struct vmsa_field writes_members[] = {
-	SUM("file_async", COUNT), SUM("anon_async", COUNT),
-	SUM_NULL("file_sync", COUNT), SUM_NULL("anon_sync", COUNT),
-	SUM_NULL("pages", PAGES),
-};
+static const struct vmsa_field writes_members[] = {VMSA_WRITES_FIELDS(MEMBER)};
 SHAPE(writes, "writes");
 
-static const struct vmsa_field throttle_one_members[] = {
-	SUM("count", COUNT), SUM("delayed_ns", NS),
-};
+static const struct vmsa_field throttle_one_members[] = {VMSA_THROTTLE_ONE_FIELDS(MEMBER)};
 SHAPE(throttle_one, "throttle_one");
 
+/* by enum vmsa_throttle, as vmsa_throttle_name() calls them */
 static const struct vmsa_field throttled_members[] = {
-	OBJ("writeback", throttle_one), OBJ("isolated", throttle_one),
-	OBJ("noprogress", throttle_one), OBJ("congested", throttle_one),
+	{.key = "writeback", VF_OBJ(throttle_one), .doc = "waiting for writeback to progress"},
+	{.key = "isolated", VF_OBJ(throttle_one), .doc = "too many pages isolated"},
+	{.key = "noprogress", VF_OBJ(throttle_one), .doc = "no reclaim progress"},
+	{.key = "congested", VF_OBJ(throttle_one), .doc = "congested writeback"},
 };
 SHAPE(throttled, "throttled");
 
-static const struct vmsa_field flusher_one_members[] = {
-	SUM("count", COUNT), SUM("dirty_pages_met", PAGES), SUM("requested_pages", PAGES),
-};
+static const struct vmsa_field flusher_one_members[] = {VMSA_FLUSHER_ONE_FIELDS(MEMBER)};
 SHAPE(flusher_one, NULL);
 
+/* by enum vmsa_flush_reason, as vmsa_flush_reason_name() calls them */
 static const struct vmsa_field flusher_members[] = {
-	OBJ("all_dirty", flusher_one), OBJ("flush_forward", flusher_one),
+	{.key = "all_dirty", VF_OBJ(flusher_one), .doc = "every folio of a batch was dirty (upstream)"},
+	{.key = "flush_forward", VF_OBJ(flusher_one), .doc = "vm.reclaim_flush_forward"},
 };
 SHAPE(flusher, NULL);
 
 /* ---- reclaim contexts --------------------------------------------- */
 
-#define CTX_MEMBER(type, member, key, unit) SUM(key, unit),
-static const struct vmsa_field ctx_members[] = {
-	SUM("pages_scanned", PAGES),
-	VMSA_CTX_SCANNED(CTX_MEMBER)
-	SUM("pages_reclaimed", PAGES),
-	VMSA_CTX_RECLAIMED(CTX_MEMBER)
-	OBJ("writes", writes),
-	VMSA_CTX_TAIL(CTX_MEMBER)
-};
+static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER)};
 SHAPE(ctx, "ctx");
 
 static const struct vmsa_field ctx_windowed_members[] = {
-	VMSA_CTX_WINDOW(CTX_MEMBER)
+	VMSA_CTX_WINDOW(COUNTER)
 	INCLUDE(ctx),
 };
 SHAPE(ctx_windowed, "ctx_windowed");
 
 static const struct vmsa_field ctx_window_order_members[] = {
 	INCLUDE(ctx_windowed),
-	OBJ("reclaims_by_order", by_order),
+	VMSA_CTX_ORDER_FIELDS(MEMBER)
 };
 SHAPE(ctx_window_order, "ctx_window_order");
 
 static const struct vmsa_field kswapd_totals_members[] = {
 	INCLUDE(ctx),
-	SUM("wakeups", COUNT),
-	OBJ("wakeups_by_order", by_order),
-	SUM("rewakeups", COUNT),
-	OBJ("rewakeups_by_order", by_order),
-	SUM("awake_ns", NS),
-	SUM("awake_in_progress", COUNT),
+	VMSA_KSWAPD_TOTALS_FIELDS(MEMBER)
 };
 SHAPE(kswapd_totals, "kswapd_totals");
 
 static const struct vmsa_field kswapd_reclaim_members[] = {
 	INCLUDE(ctx),
-	SUM("awake_ns", NS),
+	VMSA_KSWAPD_RECLAIM_FIELDS(MEMBER)
 };
 SHAPE(kswapd_reclaim, "kswapd_reclaim");
 
 /* ---- input ------------------------------------------------------------ */
 
-static const struct vmsa_field rejected_members[] = {
-	SUM("bad_header", COUNT), SUM("missing_field", COUNT), SUM("bad_number", COUNT),
-	SUM("out_of_range", COUNT), SUM("bad_value", COUNT), SUM("line_too_long", COUNT),
-	SUM("comm_too_long", COUNT),
-};
+#define REJECTED(name, k, msg) {.key = k, VF_SUM(COUNT), .doc = msg},
+static const struct vmsa_field rejected_members[] = {VMSA_REJECT_REASONS(REJECTED)};
 SHAPE(rejected, NULL);
 
-static const struct vmsa_field traits_members[] = {
-	FIRST("lru_isolate_names_list", FLAG), FIRST("write_event", TEXT),
-	FIRST("sync_io_expressed", FLAG), FIRST("write_pages_expressed", FLAG),
-	FIRST("timestamp_resolution", TEXT),
-};
+static const struct vmsa_field traits_members[] = {VMSA_TRAITS_FIELDS(MEMBER)};
 SHAPE(traits, NULL);
 
 static const struct vmsa_field per_cpu_members[] = {
-	SUM("*", COUNT),
+	{.key = "*", VF_SUM(COUNT), .doc = "events lost on one CPU"},
 };
 SHAPE(per_cpu, NULL);
 
-static const struct vmsa_field recording_members[] = {
-	FIRST_NULL("tracedat_version", COUNT), FIRST_NULL("uname", TEXT),
-	FIRST_NULL("clock", TEXT), FIRST_NULL("kernel_release", TEXT),
-	FIRST_NULL("cpus", COUNT),
-	{.key = "events_lost_per_cpu", .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_FIRST,
-	 .shape = &per_cpu, .nullable = true},
-	FIRST_NULL("instances", COUNT),
-};
+static const struct vmsa_field recording_members[] = {VMSA_RECORDING_FIELDS(MEMBER)};
 SHAPE(recording, NULL);
 
 /* a source is listed as it was read: its members are not merged */
-static const struct vmsa_field source_members[] = {
-	FIRST("name", TEXT), FIRST("format", TEXT),
-	FIRST("bytes_read", COUNT), FIRST("lines_read", COUNT), FIRST("lines_analyzed", COUNT),
-	FIRST("lines_ignored", COUNT), FIRST("lines_lost_markers", COUNT),
-	FIRST("lines_rejected", COUNT), OBJ("rejected_by_reason", rejected),
-	FIRST("events_lost", COUNT), FIRST("lost_markers_without_count", COUNT),
-	FIRST("unknown_vmscan_events", COUNT), OBJ("traits", traits),
-	FIRST("counted_as", TEXT), OBJ("recording", recording),
-};
+static const struct vmsa_field source_members[] = {VMSA_SOURCE_FIELDS(MEMBER)};
 SHAPE(source, "source");
 
-static const struct vmsa_field input_members[] = {
-	{.key = "sources", .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_CONCAT, .shape = &source},
-	SUM("lines_read", COUNT), SUM("lines_analyzed", COUNT), SUM("lines_ignored", COUNT),
-	SUM("lines_rejected", COUNT), SUM("lines_lost_markers", COUNT),
-	SUM("events_lost", COUNT), SUM("events_analyzed", COUNT),
-	{.key = "first_timestamp_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_MIN, .nullable = true},
-	{.key = "last_timestamp_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_MAX, .nullable = true},
-	{.key = "duration_ns", .unit = VMSA_UNIT_NS, .merge = VMSA_MERGE_DERIVED},
-};
+static const struct vmsa_field input_members[] = {VMSA_INPUT_FIELDS(MEMBER)};
 SHAPE(input, NULL);
 
 /* ---- totals and latency --------------------------------------------- */
 
-static const struct vmsa_field totals_members[] = {
-	OBJ("direct", ctx_window_order),
-	OBJ("memcg", ctx_window_order),
-	OBJ("memcg_softlimit", ctx_window_order),
-	OBJ("node", ctx_window_order),
-	OBJ("kswapd", kswapd_totals),
-	OBJ("outside_reclaim", ctx),
-	SUM("wakeup_kswapd_requests", COUNT),
-	OBJ("wakeup_kswapd_by_order", by_order),
-	OBJ("throttled", throttled),
-	OBJ("flusher_wakeups", flusher),
-	SUM("unmatched_begins", COUNT),
-	SUM("unmatched_ends", COUNT),
-	{.key = "tasks", .unit = VMSA_UNIT_COUNT, .merge = VMSA_MERGE_DERIVED},
-	SUM("tasks_folded", COUNT),
-	{.key = "sync_io_applicable", .unit = VMSA_UNIT_FLAG, .merge = VMSA_MERGE_ANY},
-	{.key = "pages_scanned_known", .unit = VMSA_UNIT_FLAG, .merge = VMSA_MERGE_ALL},
-};
+static const struct vmsa_field totals_members[] = {VMSA_TOTALS_FIELDS(MEMBER)};
 SHAPE(totals, NULL);
 
-static const struct vmsa_field latency_members[] = {
-	HIST("direct_stall_ns"), HIST("kswapd_awake_ns"), HIST("memcg_reclaim_ns"),
-};
+static const struct vmsa_field latency_members[] = {VMSA_LATENCY_FIELDS(MEMBER)};
 SHAPE(latency, NULL);
 
 /* ---- task rows --------------------------------------------------------- */
 
-static const struct vmsa_field process_members[] = {
-	FIRST("comm", TEXT),
-	FIRST_NULL("pid", ID),
-	OBJ("direct", ctx_window_order),
-	OBJ("memcg", ctx_window_order),
-	OBJ("memcg_softlimit", ctx_window_order),
-	OBJ("node", ctx_window_order),
-	OBJ("outside_reclaim", ctx),
-	SUM("wakeup_kswapd_requests", COUNT),
-	OBJ("wakeup_kswapd_by_order", by_order),
-	OBJ("throttled", throttled),
-	SUM("unmatched_begins", COUNT),
-	SUM("unmatched_ends", COUNT),
-	HIST("direct_stall_ns"),
-};
+static const struct vmsa_field process_members[] = {VMSA_PROCESS_FIELDS(MEMBER)};
 SHAPE(process, "process");
 
-#define OPT_CTX(k) \
-	{.key = k, .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_OBJECT, .shape = &ctx_windowed, \
-	 .optional = true}
-static const struct vmsa_field kswapd_row_members[] = {
-	FIRST("comm", TEXT),
-	FIRST_NULL("pid", ID),
-	FIRST_NULL("nid", ID),
-	SUM("wakeups", COUNT),
-	OBJ("wakeups_by_order", by_order),
-	SUM("rewakeups", COUNT),
-	OBJ("rewakeups_by_order", by_order),
-	SUM("awake_in_progress", COUNT),
-	SUM("awake_in_progress_ns", NS),
-	SUM("sleeps_without_wake", COUNT),
-	OBJ("reclaim", kswapd_reclaim),
-	OPT_CTX("direct"),
-	OPT_CTX("memcg"),
-	OPT_CTX("memcg_softlimit"),
-	OPT_CTX("node"),
-	OBJ("throttled", throttled),
-	HIST("awake_ns_histogram"),
-};
+static const struct vmsa_field kswapd_row_members[] = {VMSA_KSWAPD_ROW_FIELDS(MEMBER, MEMBER_OPT)};
 SHAPE(kswapd_row, "kswapd");
 
 /* ---- the document ----------------------------------------------------- */
 
-static const struct vmsa_field tool_members[] = {
-	FIRST("name", TEXT), FIRST("version", TEXT),
-};
+static const struct vmsa_field tool_members[] = {VMSA_TOOL_FIELDS(MEMBER)};
 SHAPE(tool, NULL);
 
 static const struct vmsa_field note_members[] = {
-	FIRST("*", TEXT),
+	{.key = "*", VF_FIRST(TEXT), .doc = "`key: text`, one of the notes below"},
 };
 SHAPE(note, NULL);
 
-static const struct vmsa_field root_members[] = {
-	FIRST("schema", TEXT),
-	FIRST("schema_version", COUNT),
-	OBJ("tool", tool),
-	OBJ("input", input),
-	{.key = "notes", .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_UNION, .shape = &note},
-	OBJ("totals", totals),
-	OBJ("latency", latency),
-	{.key = "processes", .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_ROWS, .shape = &process},
-	{.key = "kswapd", .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_ROWS, .shape = &kswapd_row},
-};
+static const struct vmsa_field root_members[] = {VMSA_ROOT_FIELDS(MEMBER, MEMBER)};
 const struct vmsa_shape vmsa_summary_shape = {NULL, root_members, N(root_members)};
+
+/* ---- notes ------------------------------------------------------------- */
+
+static uint64_t sync_not_applicable(const struct vmsa_summary *sum)
+{
+	return !sum->totals.sync_applicable;
+}
+
+static uint64_t scans_missing(const struct vmsa_summary *sum)
+{
+	return (uint64_t)sum->totals.scans_missing;
+}
+
+static uint64_t went_backwards(const struct vmsa_summary *sum)
+{
+	return sum->negative_latencies;
+}
+
+static uint64_t tasks_folded(const struct vmsa_summary *sum)
+{
+	return sum->totals.tasks_folded;
+}
+
+static uint64_t events_lost(const struct vmsa_summary *sum)
+{
+	return sum->totals.events_lost;
+}
+
+#define NOTE(k, text) .key = k, .json = k ": " text
+const struct vmsa_note vmsa_notes[] = {
+	{NOTE("sync_io_not_applicable",
+	      "this kernel's reclaim writes only asynchronously; sync counts are null"),
+	 .report = {"this kernel's reclaim writes only asynchronously; sync I/O rows are 0 by "
+		    "definition."},
+	 .count = sync_not_applicable},
+	{NOTE("scans_missing",
+	      "reclaim events but no mm_vmscan_lru_isolate; pages scanned are unknown"),
+	 .report = {"the trace has reclaim events but no mm_vmscan_lru_isolate events (not "
+		    "enabled, or a multi-gen LRU kernel before 6.7): pages scanned are unknown, "
+		    "not 0."},
+	 .count = scans_missing},
+	{NOTE("timestamps_went_backwards", "some latencies were counted as 0"),
+	 .report = {"timestamps went backwards ",
+		    " times (CPUs' clocks out of step, or inputs out of order); those latencies "
+		    "were counted as 0."},
+	 .count = went_backwards},
+	/* the classic report has a line of its own for it */
+	{NOTE("tasks_folded", "tasks beyond --max-tasks are counted in the (other tasks) row"),
+	 .count = tasks_folded},
+	{NOTE("events_lost", "the tracer dropped events; counts are lower bounds"),
+	 .report = {"the tracer dropped ", " events; every count above is a lower bound."},
+	 .count = events_lost},
+};
+const size_t vmsa_nnotes = N(vmsa_notes);
 
 /* ---- lookups ---------------------------------------------------------- */
 
@@ -337,7 +268,7 @@ const char *vmsa_unit_name(enum vmsa_unit u)
 #define T "totals."
 
 const struct vmsa_compare_row vmsa_compare_rows[] = {
-	ROW_CLASSIC("Direct reclaims", COUNT, "Direct reclaims:", D "reclaims"),
+	ROW_CLASSIC("Direct reclaims", COUNT, "Direct reclaims:     ", D "reclaims"),
 	ROW_CLASSIC("Direct reclaim pages scanned", COUNT, "Direct reclaim pages scanned:",
 		    D "pages_scanned"),
 	ROW_CLASSIC("Direct reclaim write file async I/O", COUNT,
@@ -361,7 +292,7 @@ const struct vmsa_compare_row vmsa_compare_rows[] = {
 	ROW_CLASSIC("Kswapd reclaim write anon sync I/O", COUNT,
 		    "Kswapd reclaim write anon sync I/O:", K "writes.anon_sync"),
 	ROW_CLASSIC("Time stalled direct reclaim (seconds)", SECONDS,
-		    "Time stalled direct reclaim:", D "latency_ns"),
+		    "Time stalled direct reclaim: ", D "latency_ns"),
 	ROW_CLASSIC("Time kswapd awake (seconds)", SECONDS, "Time kswapd awake:", K "awake_ns"),
 	BLANK,
 	ROW_CLASSIC("Direct reclaim pages reclaimed", COUNT, "Direct reclaim pages reclaimed:",
@@ -394,3 +325,13 @@ const struct vmsa_compare_row vmsa_compare_rows[] = {
 	 .den = {D "pages_scanned", K "pages_scanned"}},
 };
 const size_t vmsa_compare_nrows = N(vmsa_compare_rows);
+
+const char *vmsa_classic_label(const char *path)
+{
+	for (size_t i = 0; i < vmsa_compare_nrows; i++) {
+		const struct vmsa_compare_row *r = &vmsa_compare_rows[i];
+		if (r->classic && !strcmp(r->num[0], path))
+			return r->classic;
+	}
+	return NULL;
+}

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The fields of a JSON summary, once: each object of the document is a
- * shape, a list of members with their JSON key, unit and merge rule; the
- * dotted path of a field ("totals.direct.pages_scanned") is the keys from
- * the root.  The JSON writer takes the counter keys from here, merge its
- * rules, check its paths and units, compare its rows, and the unit tests
- * hold docs/json-schema.md and docs/summary.schema.json to it.
+ * shape, a list of members with their JSON key, unit, merge rule and
+ * meaning; the dotted path of a field ("totals.direct.pages_scanned") is the
+ * keys from the root.  The JSON writer fills the objects from the lists
+ * below, merge takes its rules from here, check its paths and units,
+ * compare its rows, the classic report its Summary labels and notes, and
+ * docs/json-schema.md its field tables (tools/fields_doc.c); the unit tests
+ * hold docs/summary.schema.json to it.
  */
 #ifndef VMSA_SUMMARY_FIELDS_H
 #define VMSA_SUMMARY_FIELDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vmsa/vmsa.h"
 
@@ -33,6 +36,7 @@ enum vmsa_merge {
 };
 
 struct vmsa_shape;
+struct vmsa_summary;
 
 struct vmsa_field {
 	/* JSON key; "*" any key (orders); NULL: the members of .shape
@@ -44,6 +48,7 @@ struct vmsa_field {
 	const struct vmsa_shape *shape;
 	bool nullable;		/* null when the trace cannot tell */
 	bool optional;		/* present only when it has something to say */
+	const char *doc;	/* what it means, one line of Markdown */
 };
 
 struct vmsa_shape {
@@ -62,11 +67,320 @@ const struct vmsa_field *vmsa_shape_member(const struct vmsa_shape *s, const cha
 const struct vmsa_field *vmsa_field_at(const char *path);
 
 /* The percentiles of every histogram, written and recomputed on merge. */
+#define VMSA_HIST_QUANTILES(X) X("p50_ns", 0.50) X("p90_ns", 0.90) X("p99_ns", 0.99)
 struct vmsa_quantile_key {
 	const char *key;
 	double q;
 };
 extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
+
+#define VMSA_SCHEMA_NAME "vmscan-analyze/summary"
+
+/* ---- the objects the JSON writer fills ----------------------------------- */
+
+/*
+ * Each list is an object's members in the order of the JSON object,
+ * X(key, kind, meaning, value): kind is the table's part of the member
+ * (VF_*: unit, merge rule, null or not, shape), value the JSON writer's
+ * expression of it (src/report/json.c: a struct json_object *, NULL for
+ * null, in terms of its helpers and of the variables each list names).
+ * summary_fields.c makes the shapes of them, json.c the objects.
+ */
+#define VF_RULE(u, m) .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_##m
+#define VF_RULE_NULL(u, m) .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_##m, .nullable = true
+#define VF_SUM(u) VF_RULE(u, SUM)
+#define VF_SUM_NULL(u) VF_RULE_NULL(u, SUM)
+#define VF_FIRST(u) VF_RULE(u, FIRST)
+#define VF_FIRST_NULL(u) VF_RULE_NULL(u, FIRST)
+#define VF_OBJ(s) .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_OBJECT, .shape = &s
+#define VF_HIST .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_HIST, .shape = &hist
+#define VF_ORDERS VF_OBJ(by_order)
+#define VF_LIST(m, s) .unit = VMSA_UNIT_LIST, .merge = VMSA_MERGE_##m, .shape = &s
+#define VF_LIST_NULL(m, s) VF_LIST(m, s), .nullable = true
+
+/* a histogram h; XQ(key, q) its percentiles */
+#define VMSA_HIST_FIELDS(X, XQ)                                                          \
+	X("count", VF_SUM(COUNT), "values", u64(h->count))                                 \
+	X("sum_ns", VF_SUM(NS), "their sum", u64(h->sum))                                  \
+	X("min_ns", VF_RULE_NULL(NS, MIN), "the least (null when empty)",                  \
+	  h->count ? u64(h->min) : NULL)                                                   \
+	X("max_ns", VF_RULE_NULL(NS, MAX), "the greatest (null when empty)",               \
+	  h->count ? u64(h->max) : NULL)                                                   \
+	VMSA_HIST_QUANTILES(XQ)                                                            \
+	X("sub_buckets_log2", VF_FIRST(COUNT),                                             \
+	  "4 for totals: buckets at most 6.25% wide; 0 for per-task: log2", u64(h->sub_bits)) \
+	X("buckets", VF_LIST(DERIVED, bucket), "the non-empty buckets, ascending",         \
+	  buckets_arr(h))
+
+/* bucket i of a histogram h, bounds lo and hi */
+#define VMSA_BUCKET_FIELDS(X)                                                 \
+	X("lo_ns", VF_FIRST(NS), "lower bound, inclusive", u64(lo))             \
+	X("hi_ns", VF_FIRST(NS), "upper bound, inclusive", u64(hi))             \
+	X("count", VF_SUM(COUNT), "values in the bucket", u64(h->buckets[i]))
+
+/* a context's writes: counters c, sync: the kernel can write synchronously */
+#define VMSA_WRITES_FIELDS(X)                                                                 \
+	X("file_async", VF_SUM(COUNT), "asynchronous file page writes (events)", u64(c->write[1][0])) \
+	X("anon_async", VF_SUM(COUNT), "asynchronous anon page writes (events)", u64(c->write[0][0])) \
+	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
+	  "synchronous file page writes; null when the kernel cannot write synchronously",    \
+	  sync ? u64(c->write[1][1]) : NULL)                                                   \
+	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
+	  sync ? u64(c->write[0][1]) : NULL)                                                   \
+	X("pages", VF_SUM_NULL(PAGES), "pages written; null unless the events carry nr_pages", \
+	  c->write_events_with_pages ? u64(c->write_pages) : NULL)
+
+/*
+ * A reclaim context's counters c (after its window counters,
+ * VMSA_CTX_WINDOW in internal.h): XC the counters of VMSA_CTX_* there.
+ */
+#define VMSA_CTX_FIELDS(X, XC)                                                          \
+	X("pages_scanned", VF_SUM(PAGES),                                                 \
+	  "inactive-list isolations' nr_scanned: the sum of the three parts below",       \
+	  u64(vmsa_scanned(c)))                                                           \
+	VMSA_CTX_SCANNED(XC)                                                              \
+	X("pages_reclaimed", VF_SUM(PAGES),                                               \
+	  "lru_shrink_inactive nr_reclaimed: the sum of the three parts below",           \
+	  u64(vmsa_reclaimed(c)))                                                         \
+	VMSA_CTX_RECLAIMED(XC)                                                            \
+	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, sync)) \
+	VMSA_CTX_TAIL(XC)
+
+/* a windowed context's orders: the row (or sum of rows) r, context x */
+#define VMSA_CTX_ORDER_FIELDS(X)                                                         \
+	X("reclaims_by_order", VF_ORDERS,                                                  \
+	  "begins per allocation order (`\"0\"`..`\"20\"`, only non-zero)",               \
+	  orders(r->begins_by_order[x]))
+
+/* one throttle reason b of counts n and microseconds usec */
+#define VMSA_THROTTLE_ONE_FIELDS(X)                                            \
+	X("count", VF_SUM(COUNT), "mm_vmscan_throttled events", u64(n[b]))       \
+	X("delayed_ns", VF_SUM(NS), "their usec_delayed", u64(usec[b] * 1000))
+
+/* one flusher wake-up reason k of the totals t */
+#define VMSA_FLUSHER_ONE_FIELDS(X)                                                       \
+	X("count", VF_SUM(COUNT), "mm_vmscan_wakeup_flusher events", u64(t->flusher_wakeups[k])) \
+	X("dirty_pages_met", VF_SUM(PAGES), "dirty pages reclaim met",                    \
+	  u64(t->flusher_dirty_pages[k]))                                                 \
+	X("requested_pages", VF_SUM(PAGES), "pages asked to write back (0: all dirty pages)", \
+	  u64(t->flusher_requested_pages[k]))
+
+/* a process row r of the summary sum, and a kswapd row's first members */
+#define VMSA_ROW_KEY_FIELDS(X)                                                          \
+	X("comm", VF_FIRST(TEXT), "task name; bytes that are not UTF-8 become U+FFFD",    \
+	  comm_str(sum, r))                                                               \
+	X("pid", VF_FIRST_NULL(ID), "null with --ignore-pid",                            \
+	  sum->ignore_pid ? NULL : json_object_new_int(r->key.pid))
+
+#define VMSA_PROCESS_FIELDS(X)                                                          \
+	VMSA_ROW_KEY_FIELDS(X)                                                            \
+	X("direct", VF_OBJ(ctx_window_order), "direct reclaim", ctx_order_obj(r, VMSA_CTX_DIRECT, sync)) \
+	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(r, VMSA_CTX_MEMCG, sync)) \
+	X("memcg_softlimit", VF_OBJ(ctx_window_order), "memcg softlimit reclaim",        \
+	  ctx_order_obj(r, VMSA_CTX_SOFTLIMIT, sync))                                     \
+	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(r, VMSA_CTX_NODE, sync)) \
+	X("outside_reclaim", VF_OBJ(ctx), "work in no reclaim window",                    \
+	  ctx_obj(&r->ctx[VMSA_CTX_NONE], sync, false))                                   \
+	X("wakeup_kswapd_requests", VF_SUM(COUNT), "mm_vmscan_wakeup_kswapd events",      \
+	  u64(r->wakeup_kswapd))                                                          \
+	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(r->wakeup_by_order)) \
+	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
+	  throttle_obj(r->throttled, r->throttled_usec))                                  \
+	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
+	  u64(r->unmatched_begins))                                                       \
+	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(r->unmatched_ends)) \
+	X("direct_stall_ns", VF_HIST, "direct reclaim stalls (log2)", hist_obj(&r->stall))
+
+/* a kswapd row r; XO members are there only when not NULL */
+#define VMSA_KSWAPD_ROW_FIELDS(X, XO)                                                   \
+	VMSA_ROW_KEY_FIELDS(X)                                                            \
+	X("nid", VF_FIRST_NULL(ID), "its node: its events' nid, null when none said", \
+	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
+	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
+	  u64(r->kswapd_wakeups))                                                         \
+	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(r->kswapd_wake_by_order)) \
+	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(r->kswapd_rewakeups))      \
+	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
+	  orders(r->kswapd_rewake_by_order))                                              \
+	X("awake_in_progress", VF_SUM(COUNT), "awake at the end of input (0 or 1)",        \
+	  u64(r->ctx[VMSA_CTX_KSWAPD].in_progress))                                        \
+	X("awake_in_progress_ns", VF_SUM(NS), "the time awake so far",                    \
+	  u64(r->ctx[VMSA_CTX_KSWAPD].in_progress_ns))                                     \
+	X("sleeps_without_wake", VF_SUM(COUNT), "mm_vmscan_kswapd_sleep with no wake before", \
+	  u64(r->kswapd_sleep_without_wake))                                             \
+	X("reclaim", VF_OBJ(kswapd_reclaim), "its kswapd-context object plus `awake_ns`",  \
+	  kswapd_reclaim_obj(r, sync))                                                    \
+	XO("direct", VF_OBJ(ctx_windowed), "direct reclaim windows, when it had any",     \
+	   window_obj(r, VMSA_CTX_DIRECT, sync))                                          \
+	XO("memcg", VF_OBJ(ctx_windowed), "memcg reclaim windows, when it had any",       \
+	   window_obj(r, VMSA_CTX_MEMCG, sync))                                           \
+	XO("memcg_softlimit", VF_OBJ(ctx_windowed), "memcg softlimit windows, when it had any", \
+	   window_obj(r, VMSA_CTX_SOFTLIMIT, sync))                                       \
+	XO("node", VF_OBJ(ctx_windowed), "node reclaim windows, when it had any",         \
+	   window_obj(r, VMSA_CTX_NODE, sync))                                            \
+	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
+	  throttle_obj(r->throttled, r->throttled_usec))                                  \
+	X("awake_ns_histogram", VF_HIST, "awake periods (log2)", hist_obj(&r->awake))
+
+/* a kswapd row r's reclaim, after the members of ctx */
+#define VMSA_KSWAPD_RECLAIM_FIELDS(X)                                                   \
+	X("awake_ns", VF_SUM(NS), "time awake, wake to sleep", u64(r->ctx[VMSA_CTX_KSWAPD].latency_ns))
+
+/* the totals' kswapd context, after the members of ctx: totals t, rows added up all */
+#define VMSA_KSWAPD_TOTALS_FIELDS(X)                                                    \
+	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke a kswapd",     \
+	  u64(t->kswapd_wakeups))                                                         \
+	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(all->kswapd_wake_by_order)) \
+	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(t->kswapd_rewakeups))      \
+	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
+	  orders(all->kswapd_rewake_by_order))                                            \
+	X("awake_ns", VF_SUM(NS), "time awake, wake to sleep",                            \
+	  u64(all->ctx[VMSA_CTX_KSWAPD].latency_ns))                                      \
+	X("awake_in_progress", VF_SUM(COUNT), "kswapd threads awake at the end of input", \
+	  u64(all->ctx[VMSA_CTX_KSWAPD].in_progress))
+
+/* the totals t of the summary sum, rows added up all, sync as writes */
+#define VMSA_TOTALS_FIELDS(X)                                                           \
+	X("direct", VF_OBJ(ctx_window_order), "direct reclaim (docs/attribution.md)",     \
+	  ctx_order_obj(all, VMSA_CTX_DIRECT, sync))                                      \
+	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(all, VMSA_CTX_MEMCG, sync)) \
+	X("memcg_softlimit", VF_OBJ(ctx_window_order), "memcg softlimit reclaim",        \
+	  ctx_order_obj(all, VMSA_CTX_SOFTLIMIT, sync))                                   \
+	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(all, VMSA_CTX_NODE, sync)) \
+	X("kswapd", VF_OBJ(kswapd_totals), "kswapd reclaim: the page, write and slab fields, and wake-ups", \
+	  kswapd_totals_obj(t, all, sync))                                                \
+	X("outside_reclaim", VF_OBJ(ctx), "work in no reclaim window: the page, write and slab fields", \
+	  ctx_obj(&all->ctx[VMSA_CTX_NONE], sync, false))                                 \
+	X("wakeup_kswapd_requests", VF_SUM(COUNT), "all mm_vmscan_wakeup_kswapd events, from any task", \
+	  u64(t->wakeup_kswapd))                                                          \
+	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(all->wakeup_by_order)) \
+	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
+	  throttle_obj(t->throttled, t->throttled_usec))                                  \
+	X("flusher_wakeups", VF_OBJ(flusher),                                             \
+	  "this project's mm_vmscan_wakeup_flusher, per reason", flusher_obj(t))          \
+	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
+	  u64(t->unmatched_begins))                                                       \
+	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(t->unmatched_ends)) \
+	X("tasks", VF_RULE(COUNT, DERIVED), "rows", u64(t->tasks))                        \
+	X("tasks_folded", VF_SUM(COUNT),                                                  \
+	  "tasks past `--max-tasks`, counted in one process row named `(other tasks)`",   \
+	  u64(t->tasks_folded))                                                           \
+	X("sync_io_applicable", VF_RULE(FLAG, ANY), "the kernel can write synchronously", \
+	  json_object_new_boolean(t->sync_applicable))                                    \
+	X("pages_scanned_known", VF_RULE(FLAG, ALL),                                      \
+	  "false when the trace has reclaim events but no lru_isolate",                  \
+	  json_object_new_boolean(!t->scans_missing))
+
+/* the summary sum's histograms */
+#define VMSA_LATENCY_FIELDS(X)                                                          \
+	X("direct_stall_ns", VF_HIST, "direct reclaim stalls", hist_obj(&sum->stall_hist)) \
+	X("kswapd_awake_ns", VF_HIST, "kswapd awake periods", hist_obj(&sum->awake_hist)) \
+	X("memcg_reclaim_ns", VF_HIST, "memcg and softlimit reclaims", hist_obj(&sum->memcg_hist))
+
+/* a source's traits t */
+#define VMSA_TRAITS_FIELDS(X)                                                           \
+	X("lru_isolate_names_list", VF_FIRST(FLAG), "lru_isolate says `lru=` (4.8+)",      \
+	  json_object_new_boolean(t->lines_with_lru_name > 0))                            \
+	X("write_event", VF_FIRST(TEXT),                                                  \
+	  "`mm_vmscan_write_folio`, `mm_vmscan_writepage` or `none`",                     \
+	  json_object_new_string(write_event_name(t)))                                    \
+	X("sync_io_expressed", VF_FIRST(FLAG), "a write event can say it was synchronous", \
+	  json_object_new_boolean(t->writes_with_sync_field || t->writes_flag_sync))      \
+	X("write_pages_expressed", VF_FIRST(FLAG), "write events carry `nr_pages`",       \
+	  json_object_new_boolean(t->writes_with_nr_pages > 0))                           \
+	X("timestamp_resolution", VF_FIRST(TEXT), "`ns` or `us`",                          \
+	  json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"))
+
+/* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
+#define VMSA_RECORDING_FIELDS(X)                                                        \
+	X("tracedat_version", VF_FIRST_NULL(COUNT), "the file format's version",          \
+	  dat ? u64(t->tracedat_version) : NULL)                                          \
+	X("uname", VF_FIRST_NULL(TEXT), "the recording system's uname",                   \
+	  dat && t->uname[0] ? str_utf8(t->uname, strlen(t->uname)) : NULL)               \
+	X("clock", VF_FIRST_NULL(TEXT), "the trace clock", dat && t->clock[0] ? str_utf8(t->clock, strlen(t->clock)) : NULL) \
+	X("kernel_release", VF_FIRST_NULL(TEXT), "from `uname`", kernel_release(t, dat))  \
+	X("cpus", VF_FIRST_NULL(COUNT), "CPUs recorded", dat ? json_object_new_int(t->cpus) : NULL) \
+	X("events_lost_per_cpu", VF_LIST_NULL(FIRST, per_cpu),\
+	  "overrun plus dropped, summed over buffers, from the CPU stats trace-cmd saved", \
+	  lost_per_cpu(t, dat))                                                           \
+	X("instances", VF_FIRST_NULL(COUNT), "buffer instances", dat ? json_object_new_int(t->instances) : NULL)
+
+/* a source s, its counts c and traits t, dat: a trace.dat */
+#define VMSA_SOURCE_FIELDS(X)                                                           \
+	X("name", VF_FIRST(TEXT), "as given", str_utf8(s->name, strlen(s->name)))         \
+	X("format", VF_FIRST(TEXT), "the format it was read as", json_object_new_string(s->format)) \
+	X("bytes_read", VF_FIRST(COUNT), "bytes", u64(c->bytes_read))                     \
+	X("lines_read", VF_FIRST(COUNT),                                                  \
+	  "= `lines_analyzed` + `lines_ignored` + `lines_lost_markers` + `lines_rejected`", \
+	  u64(c->lines_read))                                                             \
+	X("lines_analyzed", VF_FIRST(COUNT), "vmscan events", u64(c->lines_analyzed))     \
+	X("lines_ignored", VF_FIRST(COUNT), "not vmscan events", u64(c->lines_ignored))   \
+	X("lines_lost_markers", VF_FIRST(COUNT), "lost-events markers", u64(c->lines_lost_markers)) \
+	X("lines_rejected", VF_FIRST(COUNT), "rejected, by reason below", u64(c->lines_rejected)) \
+	X("rejected_by_reason", VF_OBJ(rejected), "rejected lines per reason",            \
+	  rejected_obj(c))                                                                \
+	X("events_lost", VF_FIRST(COUNT), "sum of lost-event markers", u64(c->events_lost)) \
+	X("lost_markers_without_count", VF_FIRST(COUNT), "lost-event markers that say no number", \
+	  u64(c->lost_markers_without_count))                                             \
+	X("unknown_vmscan_events", VF_FIRST(COUNT), "`mm_vmscan_*` events this tool does not know", \
+	  u64(c->unknown_vmscan_events))                                                  \
+	X("traits", VF_OBJ(traits), "what the field names say about the kernel", traits_obj(t)) \
+	X("counted_as", VF_FIRST(TEXT),                                                   \
+	  "`lines` or `records`: what the `lines_*` counts are (a trace.dat lost marker counts as one)", \
+	  json_object_new_string(dat ? "records" : "lines"))                              \
+	X("recording", VF_OBJ(recording), "what a trace.dat says about itself (null for text)", \
+	  recording_obj(t, dat))
+
+/* the summary sum's input: counts cnt of all sources, totals t */
+#define VMSA_INPUT_FIELDS(X)                                                            \
+	X("sources", VF_LIST(CONCAT, source), "each input as it was read", sources_arr(sum)) \
+	X("lines_read", VF_SUM(COUNT), "over all sources", u64(cnt.lines_read))           \
+	X("lines_analyzed", VF_SUM(COUNT), "over all sources", u64(cnt.lines_analyzed))   \
+	X("lines_ignored", VF_SUM(COUNT), "over all sources", u64(cnt.lines_ignored))     \
+	X("lines_rejected", VF_SUM(COUNT), "over all sources", u64(cnt.lines_rejected))   \
+	X("lines_lost_markers", VF_SUM(COUNT), "over all sources", u64(cnt.lines_lost_markers)) \
+	X("events_lost", VF_SUM(COUNT), "events the tracer dropped", u64(t->events_lost)) \
+	X("events_analyzed", VF_SUM(COUNT), "vmscan events aggregated", u64(sum->events)) \
+	X("first_timestamp_ns", VF_RULE_NULL(NS, MIN), "the first event's",               \
+	  sum->have_ts ? u64(sum->first_ts_ns) : NULL)                                    \
+	X("last_timestamp_ns", VF_RULE_NULL(NS, MAX), "the last event's",                 \
+	  sum->have_ts ? u64(sum->last_ts_ns) : NULL)                                     \
+	X("duration_ns", VF_RULE(NS, DERIVED), "last minus first, 0 without events",      \
+	  u64(sum->have_ts ? sum->last_ts_ns - sum->first_ts_ns : 0))
+
+#define VMSA_TOOL_FIELDS(X)                                                             \
+	X("name", VF_FIRST(TEXT), "`vmscan-analyze`", json_object_new_string("vmscan-analyze")) \
+	X("version", VF_FIRST(TEXT), "its version", json_object_new_string(VMSA_VERSION))
+
+/* the document of the summary sum; XR(key, kind, meaning, kswapd) its rows */
+#define VMSA_ROOT_FIELDS(X, XR)                                                         \
+	X("schema", VF_FIRST(TEXT), "`\"" VMSA_SCHEMA_NAME "\"`",                          \
+	  json_object_new_string(VMSA_SCHEMA_NAME))                                       \
+	X("schema_version", VF_FIRST(COUNT), "`1`", json_object_new_int(VMSA_SCHEMA_VERSION)) \
+	X("tool", VF_OBJ(tool), "the program that wrote it", tool_obj())                  \
+	X("input", VF_OBJ(input), "what was read: `sources[]` and their sums", input_obj(sum)) \
+	X("notes", VF_LIST(UNION, note), "conditions a reader must know (below)", notes(sum)) \
+	X("totals", VF_OBJ(totals), "everything added up, by reclaim context", totals_obj(sum)) \
+	X("latency", VF_OBJ(latency), "histograms over all tasks", latency_obj(sum))      \
+	XR("processes", VF_LIST(ROWS, process), "one object per task that is not a kswapd thread", 0) \
+	XR("kswapd", VF_LIST(ROWS, kswapd_row), "one object per kswapd thread", 1)
+
+/* ---- notes --------------------------------------------------------------- */
+
+/*
+ * A condition a reader must know: JSON's notes[] say "key: text", the
+ * classic report "Note: report[0]<count>report[1]" (no count when report[1]
+ * is NULL, no line when report[0] is).
+ */
+struct vmsa_note {
+	const char *key;
+	const char *json;	/* "key: text" */
+	const char *report[2];
+	/* non-zero when the note applies: how many times, where it counts */
+	uint64_t (*count)(const struct vmsa_summary *sum);
+};
+extern const struct vmsa_note vmsa_notes[];
+extern const size_t vmsa_nnotes;
 
 /* ---- compare ----------------------------------------------------- */
 
@@ -88,10 +402,15 @@ struct vmsa_compare_row {
 	bool change;		/* --relative shows its change against the first column */
 	const char *num[VMSA_COMPARE_PATHS];
 	const char *den[VMSA_COMPARE_PATHS];
-	const char *classic;	/* the classic report's label of the same number, if any */
+	/* the classic report's Summary label of the same number (num[0]), if any,
+	 * as the Perl layout spelled it */
+	const char *classic;
 };
 
 extern const struct vmsa_compare_row vmsa_compare_rows[];
 extern const size_t vmsa_compare_nrows;
+
+/* The classic label of the compare row of path, NULL if none. */
+const char *vmsa_classic_label(const char *path);
 
 #endif /* VMSA_SUMMARY_FIELDS_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "../summary_fields.h"
 
 #define NS_PER_SEC 1000000000.0
 
@@ -187,37 +188,53 @@ static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
 	}
 }
 
+/* a Summary line whose label is the field table's (its compare row's) */
+static void field_u(FILE *f, const char *path, uint64_t v)
+{
+	const char *label = vmsa_classic_label(path);
+	line_u(f, label ? label : path, v);
+}
+
+static void field_s(FILE *f, const char *path, uint64_t ns)
+{
+	const char *label = vmsa_classic_label(path);
+	line_s(f, label ? label : path, ns);
+}
+
+#define D "totals.direct."
+#define K "totals.kswapd."
+
 static void summary_block(FILE *f, const struct vmsa_summary *sum)
 {
 	const struct vmsa_totals *t = &sum->totals;
 	const struct vmsa_ctx_totals *d = &t->ctx[VMSA_CTX_DIRECT], *k = &t->ctx[VMSA_CTX_KSWAPD];
 	fputs("\nSummary\n", f);
-	line_u(f, "Direct reclaims:     ", d->reclaims);
-	line_u(f, "Direct reclaim pages scanned:", d->pages_scanned);
+	field_u(f, D "reclaims", d->reclaims);
+	field_u(f, D "pages_scanned", d->pages_scanned);
 	line_u(f, "Direct reclaim file pages scanned:", d->pages_scanned_file);
 	line_u(f, "Direct reclaim anon pages scanned:", d->pages_scanned_anon);
-	line_u(f, "Direct reclaim pages reclaimed:", d->pages_reclaimed);
+	field_u(f, D "pages_reclaimed", d->pages_reclaimed);
 	line_u(f, "Direct reclaim file pages reclaimed:", d->pages_reclaimed_file);
 	line_u(f, "Direct reclaim anon pages reclaimed:", d->pages_reclaimed_anon);
-	line_u(f, "Direct reclaim write file sync I/O:", d->write_file_sync);
-	line_u(f, "Direct reclaim write anon sync I/O:", d->write_anon_sync);
-	line_u(f, "Direct reclaim write file async I/O:", d->write_file_async);
-	line_u(f, "Direct reclaim write anon async I/O:", d->write_anon_async);
-	line_u(f, "Wake kswapd requests:", t->wakeup_kswapd);
-	line_s(f, "Time stalled direct reclaim: ", d->latency_ns);
+	field_u(f, D "writes.file_sync", d->write_file_sync);
+	field_u(f, D "writes.anon_sync", d->write_anon_sync);
+	field_u(f, D "writes.file_async", d->write_file_async);
+	field_u(f, D "writes.anon_async", d->write_anon_async);
+	field_u(f, "totals.wakeup_kswapd_requests", t->wakeup_kswapd);
+	field_s(f, D "latency_ns", d->latency_ns);
 	fputc('\n', f);
-	line_u(f, "Kswapd wakeups:", t->kswapd_wakeups);
-	line_u(f, "Kswapd pages scanned:", k->pages_scanned);
+	field_u(f, K "wakeups", t->kswapd_wakeups);
+	field_u(f, K "pages_scanned", k->pages_scanned);
 	line_u(f, "Kswapd file pages scanned:", k->pages_scanned_file);
 	line_u(f, "Kswapd anon pages scanned:", k->pages_scanned_anon);
-	line_u(f, "Kswapd pages reclaimed:", k->pages_reclaimed);
+	field_u(f, K "pages_reclaimed", k->pages_reclaimed);
 	line_u(f, "Kswapd file pages reclaimed:", k->pages_reclaimed_file);
 	line_u(f, "Kswapd anon pages reclaimed:", k->pages_reclaimed_anon);
-	line_u(f, "Kswapd reclaim write file sync I/O:", k->write_file_sync);
-	line_u(f, "Kswapd reclaim write anon sync I/O:", k->write_anon_sync);
-	line_u(f, "Kswapd reclaim write file async I/O:", k->write_file_async);
-	line_u(f, "Kswapd reclaim write anon async I/O:", k->write_anon_async);
-	line_s(f, "Time kswapd awake:", k->latency_ns);
+	field_u(f, K "writes.file_sync", k->write_file_sync);
+	field_u(f, K "writes.anon_sync", k->write_anon_sync);
+	field_u(f, K "writes.file_async", k->write_file_async);
+	field_u(f, K "writes.anon_async", k->write_anon_async);
+	field_s(f, K "awake_ns", k->latency_ns);
 }
 
 /* What the 2010 layout has no room for. */
@@ -297,23 +314,16 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 	line_u(f, "Begins without an end:", t->unmatched_begins);
 	if (t->tasks_folded)
 		line_u(f, "Tasks in (other tasks), past --max-tasks:", t->tasks_folded);
-	if (!t->sync_applicable)
-		fputs("Note: this kernel's reclaim writes only asynchronously; sync I/O rows are 0 by "
-		      "definition.\n",
-		      f);
-	if (t->scans_missing)
-		fputs("Note: the trace has reclaim events but no mm_vmscan_lru_isolate events "
-		      "(not enabled, or a multi-gen LRU kernel before 6.7): pages scanned are "
-		      "unknown, not 0.\n",
-		      f);
-	if (sum->negative_latencies)
-		fprintf(f, "Note: timestamps went backwards %" PRIu64 " times (CPUs' clocks out of "
-			   "step, or inputs out of order); those latencies were counted as 0.\n",
-			sum->negative_latencies);
-	if (t->events_lost)
-		fprintf(f, "Note: the tracer dropped %" PRIu64 " events; every count above is a lower "
-			   "bound.\n",
-			t->events_lost);
+	for (size_t i = 0; i < vmsa_nnotes; i++) {
+		const struct vmsa_note *n = &vmsa_notes[i];
+		uint64_t count = n->report[0] ? n->count(sum) : 0;
+		if (!count)
+			continue;
+		fprintf(f, "Note: %s", n->report[0]);
+		if (n->report[1])
+			fprintf(f, "%" PRIu64 "%s", count, n->report[1]);
+		fputc('\n', f);
+	}
 }
 
 /*

@@ -50,17 +50,24 @@ static jo *str_utf8(const char *s, size_t n)
 	return r;
 }
 
-static jo *hist(const struct vmsa_hist *h)
+/*
+ * The objects are filled from the lists of summary_fields.h, member by
+ * member in the table's order: PUT adds a member, PUT_OPT one that is
+ * there only when not NULL, PUT_COUNTER a counter of struct vmsa_counters.
+ */
+#define PUT(k, kind, meaning, value) add(o, k, value);
+#define PUT_OPT(k, kind, meaning, value)  \
+	{                                 \
+		jo *v_ = (value);         \
+		if (v_)                   \
+			add(o, k, v_);    \
+	}
+#define PUT_COUNTER(type, member, k, unit, meaning) add(o, k, u64((uint64_t)c->member));
+#define PUT_QUANTILE(k, q) add(o, k, h->count ? u64(vmsa_hist_quantile(h, q)) : NULL);
+#define NO_MEMBER(k, kind, meaning, value)
+
+static jo *buckets_arr(const struct vmsa_hist *h)
 {
-	jo *o = json_object_new_object();
-	add(o, "count", u64(h->count));
-	add(o, "sum_ns", u64(h->sum));
-	add(o, "min_ns", h->count ? u64(h->min) : NULL);
-	add(o, "max_ns", h->count ? u64(h->max) : NULL);
-	for (size_t i = 0; i < sizeof(vmsa_hist_quantile_keys) / sizeof(vmsa_hist_quantile_keys[0]); i++)
-		add(o, vmsa_hist_quantile_keys[i].key,
-		    h->count ? u64(vmsa_hist_quantile(h, vmsa_hist_quantile_keys[i].q)) : NULL);
-	add(o, "sub_buckets_log2", u64(h->sub_bits));
 	jo *b = json_object_new_array();
 	size_t n = vmsa_hist_nbuckets(h);
 	for (size_t i = 0; h->buckets && i < n; i++) {
@@ -68,17 +75,21 @@ static jo *hist(const struct vmsa_hist *h)
 			continue;
 		uint64_t lo, hi;
 		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
-		jo *e = json_object_new_object();
-		add(e, "lo_ns", u64(lo));
-		add(e, "hi_ns", u64(hi));
-		add(e, "count", u64(h->buckets[i]));
-		json_object_array_add(b, e);
+		jo *o = json_object_new_object();
+		VMSA_BUCKET_FIELDS(PUT)
+		json_object_array_add(b, o);
 	}
-	add(o, "buckets", b);
+	return b;
+}
+
+static jo *hist_obj(const struct vmsa_hist *h)
+{
+	jo *o = json_object_new_object();
+	VMSA_HIST_FIELDS(PUT, PUT_QUANTILE)
 	return o;
 }
 
-static jo *by_order(const uint64_t *v)
+static jo *orders(const uint64_t *v)
 {
 	jo *o = json_object_new_object();
 	for (int i = 0; i < VMSA_MAX_ORDER; i++)
@@ -90,94 +101,135 @@ static jo *by_order(const uint64_t *v)
 	return o;
 }
 
-/* One reclaim context's counters (a row's or the totals'), VMSA_CTX_* in order. */
-static jo *ctx_obj(const struct vmsa_counters *c, bool sync_applicable, bool windowed)
+static jo *writes_obj(const struct vmsa_counters *c, bool sync)
 {
 	jo *o = json_object_new_object();
-#define PUT(type, member, key, unit) add(o, key, u64((uint64_t)c->member));
+	VMSA_WRITES_FIELDS(PUT)
+	return o;
+}
+
+/* One reclaim context's counters (a row's or the totals'). */
+static jo *ctx_obj(const struct vmsa_counters *c, bool sync, bool windowed)
+{
+	jo *o = json_object_new_object();
 	if (windowed) {
-		VMSA_CTX_WINDOW(PUT)
+		VMSA_CTX_WINDOW(PUT_COUNTER)
 	}
-	add(o, "pages_scanned", u64(vmsa_scanned(c)));
-	VMSA_CTX_SCANNED(PUT)
-	add(o, "pages_reclaimed", u64(vmsa_reclaimed(c)));
-	VMSA_CTX_RECLAIMED(PUT)
-	jo *w = json_object_new_object();
-	add(w, "file_async", u64(c->write[1][0]));
-	add(w, "anon_async", u64(c->write[0][0]));
-	add(w, "file_sync", sync_applicable ? u64(c->write[1][1]) : NULL);
-	add(w, "anon_sync", sync_applicable ? u64(c->write[0][1]) : NULL);
-	add(w, "pages", c->write_events_with_pages ? u64(c->write_pages) : NULL);
-	add(o, "writes", w);
-	VMSA_CTX_TAIL(PUT)
-#undef PUT
+	VMSA_CTX_FIELDS(PUT, PUT_COUNTER)
+	return o;
+}
+
+/* context x of the row (or rows added up) r, with its orders */
+static jo *ctx_order_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, bool sync)
+{
+	jo *o = ctx_obj(&r->ctx[x], sync, true);
+	VMSA_CTX_ORDER_FIELDS(PUT)
 	return o;
 }
 
 static jo *throttle_obj(const uint64_t *n, const uint64_t *usec)
 {
-	jo *o = json_object_new_object();
+	jo *all = json_object_new_object();
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
-		jo *e = json_object_new_object();
-		add(e, "count", u64(n[b]));
-		add(e, "delayed_ns", u64(usec[b] * 1000));
-		add(o, vmsa_throttle_name(b), e);
+		jo *o = json_object_new_object();
+		VMSA_THROTTLE_ONE_FIELDS(PUT)
+		add(all, vmsa_throttle_name(b), o);
 	}
-	return o;
+	return all;
 }
 
-static jo *row_common(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+static jo *flusher_obj(const struct vmsa_totals *t)
 {
-	jo *o = json_object_new_object();
+	jo *all = json_object_new_object();
+	for (int k = 0; k < VMSA_FLUSH__COUNT; k++) {
+		jo *o = json_object_new_object();
+		VMSA_FLUSHER_ONE_FIELDS(PUT)
+		add(all, vmsa_flush_reason_name(k), o);
+	}
+	return all;
+}
+
+static jo *comm_str(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+{
 	size_t len;
 	const char *c = vmsa_summary_comm(sum, r, &len);
-	add(o, "comm", str_utf8(c, len));
-	add(o, "pid", sum->ignore_pid ? NULL : json_object_new_int(r->key.pid));
-	return o;
+	return str_utf8(c, len);
 }
 
 static jo *process_obj(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
 	bool sync = sum->totals.sync_applicable;
-	jo *o = row_common(sum, r);
-	static const enum vmsa_ctx ctxs[] = {VMSA_CTX_DIRECT, VMSA_CTX_MEMCG, VMSA_CTX_SOFTLIMIT,
-					     VMSA_CTX_NODE};
-	for (int i = 0; i < 4; i++) {
-		enum vmsa_ctx c = ctxs[i];
-		jo *x = ctx_obj(&r->ctx[c], sync, true);
-		add(x, "reclaims_by_order", by_order(r->begins_by_order[c]));
-		add(o, vmsa_ctx_name(c), x);
-	}
-	add(o, "outside_reclaim", ctx_obj(&r->ctx[VMSA_CTX_NONE], sync, false));
-	add(o, "wakeup_kswapd_requests", u64(r->wakeup_kswapd));
-	add(o, "wakeup_kswapd_by_order", by_order(r->wakeup_by_order));
-	add(o, "throttled", throttle_obj(r->throttled, r->throttled_usec));
-	add(o, "unmatched_begins", u64(r->unmatched_begins));
-	add(o, "unmatched_ends", u64(r->unmatched_ends));
-	add(o, "direct_stall_ns", hist(&r->stall));
+	jo *o = json_object_new_object();
+	VMSA_PROCESS_FIELDS(PUT)
 	return o;
+}
+
+static jo *kswapd_reclaim_obj(const struct vmsa_task_row *r, bool sync)
+{
+	jo *o = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], sync, false);
+	VMSA_KSWAPD_RECLAIM_FIELDS(PUT)
+	return o;
+}
+
+/* a kswapd thread's windows of context x, when it had any */
+static jo *window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, bool sync)
+{
+	return r->ctx[x].windows ? ctx_obj(&r->ctx[x], sync, true) : NULL;
 }
 
 static jo *kswapd_obj(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
-	jo *o = row_common(sum, r);
-	add(o, "nid", r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL);
-	add(o, "wakeups", u64(r->kswapd_wakeups));
-	add(o, "wakeups_by_order", by_order(r->kswapd_wake_by_order));
-	add(o, "rewakeups", u64(r->kswapd_rewakeups));
-	add(o, "rewakeups_by_order", by_order(r->kswapd_rewake_by_order));
-	add(o, "awake_in_progress", u64(r->ctx[VMSA_CTX_KSWAPD].in_progress));
-	add(o, "awake_in_progress_ns", u64(r->ctx[VMSA_CTX_KSWAPD].in_progress_ns));
-	add(o, "sleeps_without_wake", u64(r->kswapd_sleep_without_wake));
-	jo *k = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], sum->totals.sync_applicable, false);
-	add(k, "awake_ns", u64(r->ctx[VMSA_CTX_KSWAPD].latency_ns));
-	add(o, "reclaim", k);
-	for (int c = VMSA_CTX_DIRECT; c <= VMSA_CTX_NODE; c++)
-		if (r->ctx[c].windows)
-			add(o, vmsa_ctx_name(c),
-			    ctx_obj(&r->ctx[c], sum->totals.sync_applicable, true));
-	add(o, "throttled", throttle_obj(r->throttled, r->throttled_usec));
-	add(o, "awake_ns_histogram", hist(&r->awake));
+	bool sync = sum->totals.sync_applicable;
+	jo *o = json_object_new_object();
+	VMSA_KSWAPD_ROW_FIELDS(PUT, PUT_OPT)
+	return o;
+}
+
+static jo *rejected_obj(const struct vmsa_source_counts *c)
+{
+	jo *o = json_object_new_object();
+	for (int i = 0; i < VMSA_REJECT__COUNT; i++)
+		add(o, vmsa_reject_reason_name(i), u64(c->rejected_by_reason[i]));
+	return o;
+}
+
+static const char *write_event_name(const struct vmsa_traits *t)
+{
+	if (t->write_folio_events)
+		return "mm_vmscan_write_folio";
+	return t->writes_with_flags || t->writes_with_sync_field ? "mm_vmscan_writepage" : "none";
+}
+
+static jo *traits_obj(const struct vmsa_traits *t)
+{
+	jo *o = json_object_new_object();
+	VMSA_TRAITS_FIELDS(PUT)
+	return o;
+}
+
+static jo *kernel_release(const struct vmsa_traits *t, bool dat)
+{
+	char release[64] = "";
+	if (dat && sscanf(t->uname, "%*s %*s %63s", release) != 1)
+		release[0] = '\0';
+	return release[0] ? json_object_new_string(release) : NULL;
+}
+
+static jo *lost_per_cpu(const struct vmsa_traits *t, bool dat)
+{
+	if (!dat || !t->cpu_stats)
+		return NULL;
+	jo *a = json_object_new_array();
+	for (int i = 0; i < t->cpu_stats && i < 64; i++)
+		json_object_array_add(a, u64(t->cpu_lost[i]));
+	return a;
+}
+
+/* what a binary file says about its recording */
+static jo *recording_obj(const struct vmsa_traits *t, bool dat)
+{
+	jo *o = json_object_new_object();
+	VMSA_RECORDING_FIELDS(PUT)
 	return o;
 }
 
@@ -185,185 +237,108 @@ static jo *source_obj(const struct vmsa_source_info *s)
 {
 	const struct vmsa_source_counts *c = &s->counts;
 	const struct vmsa_traits *t = &s->traits;
-	jo *o = json_object_new_object();
-	add(o, "name", str_utf8(s->name, strlen(s->name)));
-	add(o, "format", json_object_new_string(s->format));
-	add(o, "bytes_read", u64(c->bytes_read));
-	add(o, "lines_read", u64(c->lines_read));
-	add(o, "lines_analyzed", u64(c->lines_analyzed));
-	add(o, "lines_ignored", u64(c->lines_ignored));
-	add(o, "lines_lost_markers", u64(c->lines_lost_markers));
-	add(o, "lines_rejected", u64(c->lines_rejected));
-	jo *r = json_object_new_object();
-	for (int i = 0; i < VMSA_REJECT__COUNT; i++)
-		add(r, vmsa_reject_reason_name(i), u64(c->rejected_by_reason[i]));
-	add(o, "rejected_by_reason", r);
-	add(o, "events_lost", u64(c->events_lost));
-	add(o, "lost_markers_without_count", u64(c->lost_markers_without_count));
-	add(o, "unknown_vmscan_events", u64(c->unknown_vmscan_events));
-	jo *tr = json_object_new_object();
-	add(tr, "lru_isolate_names_list", json_object_new_boolean(t->lines_with_lru_name > 0));
-	add(tr, "write_event",
-	    json_object_new_string(t->write_folio_events ? "mm_vmscan_write_folio"
-				   : (t->writes_with_flags || t->writes_with_sync_field)
-					   ? "mm_vmscan_writepage"
-					   : "none"));
-	add(tr, "sync_io_expressed",
-	    json_object_new_boolean(t->writes_with_sync_field || t->writes_flag_sync));
-	add(tr, "write_pages_expressed", json_object_new_boolean(t->writes_with_nr_pages > 0));
-	add(tr, "timestamp_resolution",
-	    json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"));
-	add(o, "traits", tr);
-	/* what a binary file says about its recording */
 	bool dat = t->tracedat_version != 0;
-	add(o, "counted_as", json_object_new_string(dat ? "records" : "lines"));
-	jo *rec = json_object_new_object();
-	add(rec, "tracedat_version", dat ? u64(t->tracedat_version) : NULL);
-	add(rec, "uname", dat && t->uname[0] ? str_utf8(t->uname, strlen(t->uname)) : NULL);
-	add(rec, "clock", dat && t->clock[0] ? str_utf8(t->clock, strlen(t->clock)) : NULL);
-	char release[64] = "";
-	if (dat && sscanf(t->uname, "%*s %*s %63s", release) != 1)
-		release[0] = '\0';
-	add(rec, "kernel_release", release[0] ? json_object_new_string(release) : NULL);
-	add(rec, "cpus", dat ? json_object_new_int(t->cpus) : NULL);
-	jo *pc = NULL;
-	if (dat && t->cpu_stats) {
-		pc = json_object_new_array();
-		for (int i = 0; i < t->cpu_stats && i < 64; i++)
-			json_object_array_add(pc, u64(t->cpu_lost[i]));
-	}
-	add(rec, "events_lost_per_cpu", pc);
-	add(rec, "instances", dat ? json_object_new_int(t->instances) : NULL);
-	add(o, "recording", rec);
+	jo *o = json_object_new_object();
+	VMSA_SOURCE_FIELDS(PUT)
+	return o;
+}
+
+static jo *sources_arr(const struct vmsa_summary *sum)
+{
+	jo *a = json_object_new_array();
+	for (size_t i = 0; i < sum->nsources; i++)
+		json_object_array_add(a, source_obj(&sum->sources[i]));
+	return a;
+}
+
+static jo *input_obj(const struct vmsa_summary *sum)
+{
+	const struct vmsa_totals *t = &sum->totals;
+	struct vmsa_source_counts cnt = {0};
+	for (size_t i = 0; i < sum->nsources; i++)
+		vmsa_counts_add(&cnt, &sum->sources[i].counts);
+	jo *o = json_object_new_object();
+	VMSA_INPUT_FIELDS(PUT)
 	return o;
 }
 
 static jo *notes(const struct vmsa_summary *sum)
 {
 	jo *a = json_object_new_array();
-	const struct vmsa_totals *t = &sum->totals;
-	if (!t->sync_applicable)
-		json_object_array_add(a, json_object_new_string(
-						 "sync_io_not_applicable: this kernel's reclaim writes "
-						 "only asynchronously; sync counts are null"));
-	if (t->scans_missing)
-		json_object_array_add(a, json_object_new_string(
-						 "scans_missing: reclaim events but no "
-						 "mm_vmscan_lru_isolate; pages scanned are unknown"));
-	if (sum->negative_latencies)
-		json_object_array_add(a, json_object_new_string(
-						 "timestamps_went_backwards: some latencies were "
-						 "counted as 0"));
-	if (t->tasks_folded)
-		json_object_array_add(a, json_object_new_string(
-						 "tasks_folded: tasks beyond --max-tasks are counted "
-						 "in the (other tasks) row"));
-	if (t->events_lost)
-		json_object_array_add(a, json_object_new_string(
-						 "events_lost: the tracer dropped events; counts are "
-						 "lower bounds"));
+	for (size_t i = 0; i < vmsa_nnotes; i++)
+		if (vmsa_notes[i].count(sum))
+			json_object_array_add(a, json_object_new_string(vmsa_notes[i].json));
 	return a;
 }
 
-static jo *summary_json(const struct vmsa_summary *sum, bool rows);
+static jo *kswapd_totals_obj(const struct vmsa_totals *t, const struct vmsa_task_row *all,
+			     bool sync)
+{
+	jo *o = ctx_obj(&all->ctx[VMSA_CTX_KSWAPD], sync, false);
+	VMSA_KSWAPD_TOTALS_FIELDS(PUT)
+	return o;
+}
+
+/* the rows added up, context by context */
+static jo *totals_obj(const struct vmsa_summary *sum)
+{
+	const struct vmsa_totals *t = &sum->totals;
+	bool sync = t->sync_applicable;
+	struct vmsa_task_row rows;
+	memset(&rows, 0, sizeof(rows));
+	for (size_t i = 0; i < sum->nrows; i++)
+		vmsa_row_counters_add(&rows, sum->rows[i]);
+	const struct vmsa_task_row *all = &rows;
+	jo *o = json_object_new_object();
+	VMSA_TOTALS_FIELDS(PUT)
+	return o;
+}
+
+static jo *latency_obj(const struct vmsa_summary *sum)
+{
+	jo *o = json_object_new_object();
+	VMSA_LATENCY_FIELDS(PUT)
+	return o;
+}
+
+static jo *tool_obj(void)
+{
+	jo *o = json_object_new_object();
+	VMSA_TOOL_FIELDS(PUT)
+	return o;
+}
+
+/* the rows' keys, in the document's order; kswapd: the kswapd threads' */
+#define ROW_KEY(k, kind, meaning, kswapd) {k, kswapd},
+static const struct {
+	const char *key;
+	bool kswapd;
+} row_lists[] = {VMSA_ROOT_FIELDS(NO_MEMBER, ROW_KEY)};
+
+static jo *rows_arr(const struct vmsa_summary *sum, bool kswapd)
+{
+	jo *a = json_object_new_array();
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		if (r->is_kswapd == kswapd)
+			json_object_array_add(a, kswapd ? kswapd_obj(sum, r) : process_obj(sum, r));
+	}
+	return a;
+}
+
+/* the document, with its rows or without */
+static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
+{
+	jo *o = json_object_new_object();
+	VMSA_ROOT_FIELDS(PUT, NO_MEMBER)
+	for (size_t i = 0; with_rows && i < sizeof(row_lists) / sizeof(row_lists[0]); i++)
+		add(o, row_lists[i].key, rows_arr(sum, row_lists[i].kswapd));
+	return o;
+}
 
 struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum)
 {
 	return summary_json(sum, true);
-}
-
-static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
-{
-	const struct vmsa_totals *t = &sum->totals;
-	jo *root = json_object_new_object();
-	add(root, "schema", json_object_new_string("vmscan-analyze/summary"));
-	add(root, "schema_version", json_object_new_int(VMSA_SCHEMA_VERSION));
-	jo *tool = json_object_new_object();
-	add(tool, "name", json_object_new_string("vmscan-analyze"));
-	add(tool, "version", json_object_new_string(VMSA_VERSION));
-	add(root, "tool", tool);
-
-	jo *in = json_object_new_object();
-	jo *srcs = json_object_new_array();
-	struct vmsa_source_counts all = {0};
-	for (size_t i = 0; i < sum->nsources; i++) {
-		json_object_array_add(srcs, source_obj(&sum->sources[i]));
-		vmsa_counts_add(&all, &sum->sources[i].counts);
-	}
-	add(in, "sources", srcs);
-	add(in, "lines_read", u64(all.lines_read));
-	add(in, "lines_analyzed", u64(all.lines_analyzed));
-	add(in, "lines_ignored", u64(all.lines_ignored));
-	add(in, "lines_rejected", u64(all.lines_rejected));
-	add(in, "lines_lost_markers", u64(all.lines_lost_markers));
-	add(in, "events_lost", u64(t->events_lost));
-	add(in, "events_analyzed", u64(sum->events));
-	add(in, "first_timestamp_ns", sum->have_ts ? u64(sum->first_ts_ns) : NULL);
-	add(in, "last_timestamp_ns", sum->have_ts ? u64(sum->last_ts_ns) : NULL);
-	add(in, "duration_ns", u64(sum->have_ts ? sum->last_ts_ns - sum->first_ts_ns : 0));
-	add(root, "input", in);
-	add(root, "notes", notes(sum));
-
-	/* totals: the rows added up, context by context */
-	struct vmsa_task_row all_rows;
-	memset(&all_rows, 0, sizeof(all_rows));
-	for (size_t i = 0; i < sum->nrows; i++)
-		vmsa_row_counters_add(&all_rows, sum->rows[i]);
-	jo *tot = json_object_new_object();
-	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-		bool windowed = c <= VMSA_CTX_NODE;
-		jo *x = ctx_obj(&all_rows.ctx[c], t->sync_applicable, windowed);
-		if (windowed)
-			add(x, "reclaims_by_order", by_order(all_rows.begins_by_order[c]));
-		if (c == VMSA_CTX_KSWAPD) {
-			add(x, "wakeups", u64(t->kswapd_wakeups));
-			add(x, "wakeups_by_order", by_order(all_rows.kswapd_wake_by_order));
-			add(x, "rewakeups", u64(t->kswapd_rewakeups));
-			add(x, "rewakeups_by_order", by_order(all_rows.kswapd_rewake_by_order));
-			add(x, "awake_ns", u64(all_rows.ctx[c].latency_ns));
-			add(x, "awake_in_progress", u64(all_rows.ctx[c].in_progress));
-		}
-		add(tot, vmsa_ctx_name(c), x);
-	}
-	add(tot, "wakeup_kswapd_requests", u64(t->wakeup_kswapd));
-	add(tot, "wakeup_kswapd_by_order", by_order(all_rows.wakeup_by_order));
-	add(tot, "throttled", throttle_obj(t->throttled, t->throttled_usec));
-	jo *fl = json_object_new_object();
-	for (int k = 0; k < VMSA_FLUSH__COUNT; k++) {
-		jo *e = json_object_new_object();
-		add(e, "count", u64(t->flusher_wakeups[k]));
-		add(e, "dirty_pages_met", u64(t->flusher_dirty_pages[k]));
-		add(e, "requested_pages", u64(t->flusher_requested_pages[k]));
-		add(fl, vmsa_flush_reason_name(k), e);
-	}
-	add(tot, "flusher_wakeups", fl);
-	add(tot, "unmatched_begins", u64(t->unmatched_begins));
-	add(tot, "unmatched_ends", u64(t->unmatched_ends));
-	add(tot, "tasks", u64(t->tasks));
-	add(tot, "tasks_folded", u64(t->tasks_folded));
-	add(tot, "sync_io_applicable", json_object_new_boolean(t->sync_applicable));
-	add(tot, "pages_scanned_known", json_object_new_boolean(!t->scans_missing));
-	add(root, "totals", tot);
-
-	jo *lat = json_object_new_object();
-	add(lat, "direct_stall_ns", hist(&sum->stall_hist));
-	add(lat, "kswapd_awake_ns", hist(&sum->awake_hist));
-	add(lat, "memcg_reclaim_ns", hist(&sum->memcg_hist));
-	add(root, "latency", lat);
-
-	if (!with_rows)
-		return root;
-	jo *procs = json_object_new_array(), *ksw = json_object_new_array();
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		if (r->is_kswapd)
-			json_object_array_add(ksw, kswapd_obj(sum, r));
-		else
-			json_object_array_add(procs, process_obj(sum, r));
-	}
-	add(root, "processes", procs);
-	add(root, "kswapd", ksw);
-	return root;
 }
 
 int vmsa_json_write(FILE *f, struct json_object *root, int pretty)
@@ -399,14 +374,14 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		n--;
 	fwrite(s, 1, n ? n - 1 : 0, f); /* without its closing brace */
 	json_object_put(root);
-	for (int pass = 0; pass < 2; pass++) {
-		fputs(pass ? "],\"kswapd\":[" : ",\"processes\":[", f);
+	for (size_t pass = 0; pass < sizeof(row_lists) / sizeof(row_lists[0]); pass++) {
+		fprintf(f, "%s\"%s\":[", pass ? "]," : ",", row_lists[pass].key);
 		bool first = true;
 		for (size_t i = 0; i < sum->nrows; i++) {
 			const struct vmsa_task_row *r = sum->rows[i];
-			if (r->is_kswapd != (pass == 1))
+			if (r->is_kswapd != row_lists[pass].kswapd)
 				continue;
-			jo *o = pass ? kswapd_obj(sum, r) : process_obj(sum, r);
+			jo *o = r->is_kswapd ? kswapd_obj(sum, r) : process_obj(sum, r);
 			const char *t = o ? json_object_to_json_string_ext(o, flags) : NULL;
 			if (!t) {
 				json_object_put(o);
