@@ -108,41 +108,132 @@ static int append(const char ***list, int *n, const char *arg)
 	return 0;
 }
 
+#define READERS (SUB_ANALYZE | SUB_LIVE)	/* the subcommands that print a report */
+#define ALL (SUB_ANALYZE | SUB_LIVE | SUB_MERGE | SUB_COMPARE | SUB_CHECK)
+
+enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
+       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
+       O_MAXTASKS, O_THREADS, O_FORCE, O_ALLOW_EMPTY, O_MISSING, O_JUNIT };
+
+/* Every option, with the subcommands it applies to (the others refuse it). */
+static const struct {
+	struct option o;
+	unsigned subs;
+} options[] = {
+	{{"format", required_argument, NULL, 'f'}, READERS | SUB_MERGE | SUB_COMPARE | SUB_CHECK},
+	{{"json", required_argument, NULL, 'j'}, READERS},
+	{{"pretty", no_argument, NULL, O_PRETTY}, READERS | SUB_MERGE | SUB_COMPARE},
+	{{"ignore-pid", no_argument, NULL, O_IGNORE_PID}, READERS},
+	{{"latency-list", no_argument, NULL, O_LAT_LIST}, READERS},
+	{{"histogram", no_argument, NULL, O_HISTOGRAM}, READERS},
+	{{"svg", required_argument, NULL, O_SVG}, READERS},
+	{{"latencies", required_argument, NULL, O_LATENCIES}, READERS},
+	{{"interval", required_argument, NULL, O_INTERVAL}, READERS},
+	{{"duration", required_argument, NULL, O_DURATION}, SUB_LIVE},
+	{{"threshold", required_argument, NULL, 't'}, SUB_CHECK},
+	{{"thresholds", required_argument, NULL, O_THRESHOLDS}, SUB_CHECK},
+	{{"missing", required_argument, NULL, O_MISSING}, SUB_CHECK},
+	{{"allow-empty", no_argument, NULL, O_ALLOW_EMPTY}, SUB_CHECK},
+	{{"junit", required_argument, NULL, O_JUNIT}, SUB_CHECK},
+	{{"name", required_argument, NULL, O_NAME}, SUB_COMPARE},
+	{{"relative", no_argument, NULL, O_RELATIVE}, SUB_COMPARE},
+	{{"force", no_argument, NULL, O_FORCE}, READERS | SUB_CHECK},
+	{{"strict", no_argument, NULL, O_STRICT}, READERS | SUB_CHECK},
+	{{"max-messages", required_argument, NULL, O_MAXMSG}, READERS},
+	{{"max-tasks", required_argument, NULL, O_MAXTASKS}, ALL},
+	{{"threads", required_argument, NULL, O_THREADS}, ALL & ~SUB_LIVE},
+	{{"quiet", no_argument, NULL, 'q'}, ALL},
+	{{"help", no_argument, NULL, 'h'}, ALL},
+	{{"version", no_argument, NULL, 'V'}, ALL},
+};
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* The index in options[] of the option getopt_long() returned as val. */
+static size_t option_index(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].o.val == val)
+			return i;
+	return NOPTIONS;
+}
+
+static bool given(const struct cli *c, int val)
+{
+	return c->given >> option_index(val) & 1;
+}
+
+static const char *sub_name(enum cli_sub sub)
+{
+	switch (sub) {
+	case SUB_LIVE: return "live";
+	case SUB_MERGE: return "merge";
+	case SUB_COMPARE: return "compare";
+	case SUB_CHECK: return "check";
+	default: return "the analysis";
+	}
+}
+
+static int refuse(const char *option, const char *why)
+{
+	fprintf(stderr, "vmscan-analyze: %s %s\nTry 'vmscan-analyze --help'.\n", option, why);
+	return EXIT_USAGE;
+}
+
+int cli_validate(const struct cli *c, enum cli_sub sub)
+{
+	char why[96];
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if ((c->given >> i & 1) && !(options[i].subs & sub)) {
+			snprintf(why, sizeof(why), "does not apply to %s", sub_name(sub));
+			char name[40];
+			snprintf(name, sizeof(name), "--%s", options[i].o.name);
+			return refuse(name, why);
+		}
+	bool json = !strcmp(c->format, "json");
+	if (sub == SUB_MERGE && given(c, 'f') && !json)
+		return refuse("--format", "classic does not apply to merge (it writes JSON)");
+	if (sub == SUB_COMPARE && c->relative && json)
+		return refuse("--relative", "does not apply to --format json");
+	if (sub == SUB_COMPARE && c->pretty && !json)
+		return refuse("--pretty", "applies to --format json only");
+	if (!(sub & READERS))
+		return EXIT_OK;
+	if (c->pretty && !json && !c->json_out.path)
+		return refuse("--pretty", "applies to JSON output only (--format json, --json)");
+	if (c->pretty && json && c->interval > 0)
+		return refuse("--pretty", "does not apply to --interval with --format json (one "
+					  "JSON document a line)");
+	if (c->latency_list && json)
+		return refuse("--latency-list", "applies to the classic format only");
+	if (c->histogram && json)
+		return refuse("--histogram", "applies to the classic format only");
+	if (c->latency_list && c->ignore_pid)
+		return refuse("--ignore-pid", "cannot be combined with --latency-list (the list is "
+					      "per task)");
+	return EXIT_OK;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv, int *first)
 {
-	*c = (struct cli){.format = "classic", .max_messages = 20, .last_int = -1};
+	*c = (struct cli){.format = "classic",
+			  .max_messages = 20,
+			  .last_int = -1,
+			  .json_out.option = "--json",
+			  .svg_out.option = "--svg",
+			  .lat_out.option = "--latencies",
+			  .junit_out.option = "--junit"};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
-	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
-	       O_MAXTASKS, O_THREADS };
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"json", required_argument, NULL, 'j'},
-		{"pretty", no_argument, NULL, O_PRETTY},
-		{"ignore-pid", no_argument, NULL, O_IGNORE_PID},
-		{"latency-list", no_argument, NULL, O_LAT_LIST},
-		{"histogram", no_argument, NULL, O_HISTOGRAM},
-		{"svg", required_argument, NULL, O_SVG},
-		{"latencies", required_argument, NULL, O_LATENCIES},
-		{"interval", required_argument, NULL, O_INTERVAL},
-		{"duration", required_argument, NULL, O_DURATION},
-		{"threshold", required_argument, NULL, 't'},
-		{"thresholds", required_argument, NULL, O_THRESHOLDS},
-		{"name", required_argument, NULL, O_NAME},
-		{"relative", no_argument, NULL, O_RELATIVE},
-		{"strict", no_argument, NULL, O_STRICT},
-		{"max-messages", required_argument, NULL, O_MAXMSG},
-		{"max-tasks", required_argument, NULL, O_MAXTASKS},
-		{"threads", required_argument, NULL, O_THREADS},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct option longopts[NOPTIONS + 1];
+	for (size_t i = 0; i < NOPTIONS; i++)
+		longopts[i] = options[i].o;
+	longopts[NOPTIONS] = (struct option){NULL, 0, NULL, 0};
 	int opt;
 	long long v;
 	while ((opt = getopt_long(argc, argv, "f:j:t:qhV", longopts, NULL)) != -1) {
+		size_t idx = option_index(opt);
+		if (idx < NOPTIONS)
+			c->given |= 1ull << idx;
 		switch (opt) {
 		case 'f':
 			c->format = optarg;
@@ -153,7 +244,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			}
 			break;
 		case 'j':
-			c->json_path = optarg;
+			c->json_out.path = optarg;
 			break;
 		case O_PRETTY:
 			c->pretty = true;
@@ -168,10 +259,29 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			c->histogram = true;
 			break;
 		case O_SVG:
-			c->svg_path = optarg;
+			c->svg_out.path = optarg;
 			break;
 		case O_LATENCIES:
-			c->latencies_path = optarg;
+			c->lat_out.path = optarg;
+			break;
+		case O_JUNIT:
+			c->junit_out.path = optarg;
+			break;
+		case O_FORCE:
+			c->force = true;
+			break;
+		case O_ALLOW_EMPTY:
+			c->allow_empty = true;
+			break;
+		case O_MISSING:
+			if (!strcmp(optarg, "pass"))
+				c->missing = MISSING_PASS;
+			else if (!strcmp(optarg, "fail"))
+				c->missing = MISSING_FAIL;
+			else {
+				fprintf(stderr, "vmscan-analyze: --missing wants pass or fail\n");
+				return EXIT_USAGE;
+			}
 			break;
 		case O_INTERVAL:
 			if (!seconds_arg(optarg, &c->interval)) {
