@@ -76,7 +76,7 @@ struct cli {
 	size_t max_tasks;
 	int threads;
 	long messages;		/* rejected lines seen */
-	uint64_t interval_start_ns; /* --interval: where the next interim report starts */
+	double interval_start_ns; /* interim reports: trace time (ns) the next one starts at */
 	bool interval_started;
 	sig_atomic_t ints_seen;
 	double last_int;	/* when the last SIGINT was seen, or < 0 */

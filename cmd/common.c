@@ -40,18 +40,19 @@ void cli_error(const char *what, int err, int sys_errno)
 		fprintf(stderr, "vmscan-analyze: %s\n", msg);
 }
 
+/* One --latencies row: start_ns,end_ns,duration_ns,pid,comm,kind,order (trace time, ns). */
 static void on_latency(uint64_t ts, int32_t pid, const char *comm, size_t comm_len,
 		       const char *kind, int order, uint64_t ns, void *payload)
 {
 	FILE *f = payload;
-	fprintf(f, "%" PRIu64 ".%09" PRIu64 ",%" PRId32 ",\"", ts / 1000000000u, ts % 1000000000u,
-		pid);
+	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId32 ",\"", ts >= ns ? ts - ns : 0, ts,
+		ns, pid);
 	for (size_t i = 0; i < comm_len; i++) {
 		if (comm[i] == '"')
 			fputc('"', f);
 		fputc(comm[i] ? comm[i] : '?', f);
 	}
-	fprintf(f, "\",%s,%d,%" PRIu64 "\n", kind, order, ns);
+	fprintf(f, "\",%s,%d\n", kind, order);
 }
 
 int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
@@ -61,7 +62,7 @@ int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && status == EXIT_OK; i++)
 		status = cli_out_open(outs[i]);
 	if (status == EXIT_OK && c->lat_out.f)
-		fputs("timestamp_ns,pid,comm,kind,order,latency_ns\n", c->lat_out.f);
+		fputs("start_ns,end_ns,duration_ns,pid,comm,kind,order\n", c->lat_out.f);
 	return status;
 }
 
