@@ -329,7 +329,7 @@ def test_sigterm():
                          stderr=subprocess.PIPE)
     p.stdin.write(reclaim_lines(1, 1, 2))
     p.stdin.flush()
-    time.sleep(0.3)
+    time.sleep(1.0)  # the handlers are in place (a sanitizer build starts slowly)
     p.send_signal(signal.SIGTERM)
     out, _ = p.communicate(timeout=5)
     check("SIGTERM prints the final report", p.returncode == 0 and
