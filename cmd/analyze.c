@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* vmscan-analyze [OPTIONS] [FILE...]: the traces read as one, then the report. */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 int cmd_analyze(struct cli *c, int n, char **paths)
 {
-	if (c->duration > 0) {
-		fprintf(stderr, "vmscan-analyze: --duration is for live\n");
+	if (n == 0 && isatty(STDIN_FILENO)) {
+		fprintf(stderr, "vmscan-analyze: no FILE and standard input is a terminal: give a "
+				"trace file, or '-' to read the terminal\n"
+				"Try 'vmscan-analyze --help'.\n");
 		return EXIT_USAGE;
 	}
 	enum vmsa_metrics_format mf;
@@ -17,10 +20,14 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 		return cmd_merge(c, n, paths); /* metrics of JSON summaries: added up as merge does */
 	static const char *const stdin_only[] = {"-"};
 	const char *const *inputs = n > 0 ? (const char *const *)paths : stdin_only;
+	int ninputs = n > 0 ? n : 1;
 	c->svg_title = inputs[0];
-	struct vmsa_stats *st;
-	int status = cli_stats_new(c, true, &st);
+	int status = cli_outputs_prepare(c, inputs, ninputs);
 	if (status)
 		return status;
-	return cli_finish(c, st, cli_run(c, st, inputs, n > 0 ? n : 1));
+	struct vmsa_stats *st;
+	status = cli_stats_new(c, true, &st);
+	if (status)
+		return status;
+	return cli_finish(c, st, cli_run(c, st, inputs, ninputs));
 }

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "vmsa/vmsa.h"
@@ -20,6 +21,30 @@ enum {
 	EXIT_CORRUPT = 6,	/* a binary input is truncated or corrupt, a JSON input no summary */
 	EXIT_LIVE = 7,		/* live tracing unavailable: not root, no tracefs */
 	EXIT_CHECK = 8,		/* check: a threshold is violated */
+	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
+};
+
+/* The subcommands, as bits: which ones an option applies to. */
+enum cli_sub {
+	SUB_ANALYZE = 1 << 0,
+	SUB_LIVE = 1 << 1,
+	SUB_MERGE = 1 << 2,
+	SUB_COMPARE = 1 << 3,
+	SUB_CHECK = 1 << 4,
+};
+
+/* check: what a threshold on a value the trace cannot tell (null) gives. */
+enum cli_missing { MISSING_FAIL, MISSING_PASS };
+
+/*
+ * An output file: written to tmp (a temporary file beside path) and renamed
+ * into place by cli_out_commit(); a device or FIFO is written directly.
+ */
+struct cli_out {
+	const char *path;	/* NULL: not asked for */
+	const char *option;	/* "--json", for messages */
+	char *tmp;
+	FILE *f;
 };
 
 /* What was being done when a library call failed; cli_status() maps both to a status. */
@@ -33,12 +58,14 @@ enum cli_stage {
 
 struct cli {
 	const char *format;
-	const char *json_path;
-	const char *svg_path;
+	struct cli_out json_out, svg_out, lat_out, junit_out;
 	const char *svg_title;
-	const char *latencies_path;
-	const char *metrics_path;	/* --openmetrics-file */
+	const char *metrics_path;	/* --openmetrics-file (written atomically by the library) */
 	bool pretty, ignore_pid, latency_list, strict, quiet, histogram;
+	bool force;		/* outputs may replace a recorded trace */
+	bool allow_empty;	/* check: an input without vmscan events passes */
+	enum cli_missing missing;
+	unsigned long long given; /* bit i: option i of the option table was given */
 	double interval, duration;
 	const char **thresholds;
 	int nthresholds;
@@ -50,7 +77,8 @@ struct cli {
 	size_t max_tasks;
 	int threads;
 	long messages;		/* rejected lines seen */
-	FILE *lat_csv;
+	double interval_start_ns; /* interim reports: trace time (ns) the next one starts at */
+	bool interval_started;
 	sig_atomic_t ints_seen;
 	double last_int;	/* when the last SIGINT was seen, or < 0 */
 };
@@ -71,16 +99,46 @@ void cli_error(const char *what, int err, int sys_errno);
  */
 int cli_parse(struct cli *c, int argc, char **argv, int *first);
 
+/*
+ * Refuses (a usage error, told) an option that does not apply to the
+ * subcommand sub or to the chosen format; an exit status.
+ */
+int cli_validate(const struct cli *c, enum cli_sub sub);
+
 /* Installs the SIGINT/SIGTERM/SIGHUP handlers the streaming loop reads. */
 void cli_signals(void);
 
-/* Opens the --latencies CSV, if asked, and writes its header; an exit status. */
-int cli_open_latencies(struct cli *c);
+/*
+ * Checks every output file asked for against the inputs[0..n) before any is
+ * read: an output that is an input, a directory, a recorded trace (without
+ * --force) or in a directory that cannot be written is refused (told); then
+ * opens them (their temporary files) and writes the --latencies header.  An
+ * exit status.
+ */
+int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n);
 
-/* Closes the --latencies CSV, if open; an exit status (it cannot be written). */
-int cli_close_latencies(struct cli *c);
+/* Renames every output into place (status EXIT_OK) or removes them all; an exit status. */
+int cli_outputs_finish(struct cli *c, int status);
 
-/* Frees what cli_parse() allocated and closes the CSV, unchecked. */
+/* cli_outputs_prepare()'s check of the output paths alone; an exit status. */
+int cli_out_check(const struct cli *c, const char *const *inputs, int n);
+
+/* Opens o's temporary file (nothing when o->path is NULL); an exit status. */
+int cli_out_open(struct cli_out *o);
+
+/* Closes o and renames it into place; a write error is told, an exit status. */
+int cli_out_commit(struct cli_out *o);
+
+/* Closes o and removes its temporary file: the old file stays as it was. */
+void cli_out_abort(struct cli_out *o);
+
+/* fflush(out), remembering why the standard output failed; 0 or VMSA_E_IO. */
+int cli_flush(FILE *out);
+
+/* status, or EXIT_RUNTIME (told) when the standard output could not be written. */
+int cli_stdout_status(int status);
+
+/* Frees what cli_parse() allocated and removes unfinished outputs. */
 void cli_free(struct cli *c);
 
 /* New stats with the options asked for (for_report: latencies too); an exit status. */
@@ -88,8 +146,9 @@ int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st);
 
 /*
  * After reading into st with status (-1: stopped by a signal, as good as
- * EXIT_OK): the final report, if all went well, the --latencies CSV closed,
- * --strict; frees st.  An exit status.
+ * EXIT_OK): the final report, if all went well, --strict, then the output
+ * files renamed into place (or removed on any failure); frees st.  An exit
+ * status.
  */
 int cli_finish(struct cli *c, struct vmsa_stats *st, int status);
 
@@ -104,7 +163,9 @@ int cli_run_live(struct cli *c, struct vmsa_stats *st);
 
 /*
  * Prints the report of st to out in the chosen format; final: also the
- * --svg and --json files.  Returns 0 or the error (already shown).
+ * --svg and --json files; not final (--interval): a separator line naming
+ * the interval's trace time first, or, as JSON, one document a line.
+ * Returns 0 or the error (already shown).
  */
 int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final);
 

@@ -40,49 +40,47 @@ void cli_error(const char *what, int err, int sys_errno)
 		fprintf(stderr, "vmscan-analyze: %s\n", msg);
 }
 
+/* One --latencies row: start_ns,end_ns,duration_ns,pid,comm,kind,order (trace time, ns). */
 static void on_latency(uint64_t ts, int32_t pid, const char *comm, size_t comm_len,
 		       const char *kind, int order, uint64_t ns, void *payload)
 {
 	FILE *f = payload;
-	fprintf(f, "%" PRIu64 ".%09" PRIu64 ",%" PRId32 ",\"", ts / 1000000000u, ts % 1000000000u,
-		pid);
+	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId32 ",\"", ts >= ns ? ts - ns : 0, ts,
+		ns, pid);
 	for (size_t i = 0; i < comm_len; i++) {
 		if (comm[i] == '"')
 			fputc('"', f);
 		fputc(comm[i] ? comm[i] : '?', f);
 	}
-	fprintf(f, "\",%s,%d,%" PRIu64 "\n", kind, order, ns);
+	fprintf(f, "\",%s,%d\n", kind, order);
 }
 
-int cli_open_latencies(struct cli *c)
+int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
 {
-	if (!c->latencies_path)
-		return EXIT_OK;
-	c->lat_csv = fopen(c->latencies_path, "w");
-	if (!c->lat_csv) {
-		cli_error(c->latencies_path, VMSA_E_IO, errno);
-		return cli_status(VMSA_E_IO, CLI_OUTPUT);
-	}
-	fputs("timestamp_ns,pid,comm,kind,order,latency_ns\n", c->lat_csv);
-	return EXIT_OK;
+	int status = cli_out_check(c, inputs, n);
+	struct cli_out *outs[] = {&c->json_out, &c->svg_out, &c->lat_out, &c->junit_out};
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && status == EXIT_OK; i++)
+		status = cli_out_open(outs[i]);
+	if (status == EXIT_OK && c->lat_out.f)
+		fputs("start_ns,end_ns,duration_ns,pid,comm,kind,order\n", c->lat_out.f);
+	return status;
 }
 
-int cli_close_latencies(struct cli *c)
+int cli_outputs_finish(struct cli *c, int status)
 {
-	FILE *f = c->lat_csv;
-	c->lat_csv = NULL;
-	if (f && fclose(f)) {
-		cli_error(c->latencies_path, VMSA_E_IO, errno);
-		return cli_status(VMSA_E_IO, CLI_OUTPUT);
+	struct cli_out *outs[] = {&c->json_out, &c->svg_out, &c->lat_out, &c->junit_out};
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		if (status == EXIT_OK)
+			status = cli_out_commit(outs[i]);
+		else
+			cli_out_abort(outs[i]);
 	}
-	return EXIT_OK;
+	return status;
 }
 
 void cli_free(struct cli *c)
 {
-	if (c->lat_csv)
-		fclose(c->lat_csv);
-	c->lat_csv = NULL;
+	cli_outputs_finish(c, EXIT_RUNTIME);
 	free(c->thresholds);
 	free(c->names);
 	c->thresholds = NULL;
@@ -94,8 +92,8 @@ int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st)
 	struct vmsa_stats_options so = {.ignore_pid = c->ignore_pid, .max_tasks = c->max_tasks};
 	if (for_report) {
 		so.keep_latency_list = c->latency_list && !c->ignore_pid;
-		so.latency_cb = c->lat_csv ? on_latency : NULL;
-		so.latency_payload = c->lat_csv;
+		so.latency_cb = c->lat_out.f ? on_latency : NULL;
+		so.latency_payload = c->lat_out.f;
 	}
 	int err = vmsa_stats_new(st, &so);
 	if (err)
@@ -109,31 +107,22 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 		status = EXIT_OK; /* asked to stop: the final report follows */
 	if (status == EXIT_OK)
 		status = cli_status(cli_report(c, st, stdout, true), CLI_OUTPUT);
-	int closed = cli_close_latencies(c);
-	if (closed)
-		status = closed;
 	if (status == EXIT_OK && c->strict && c->messages > 0) {
 		fprintf(stderr, "vmscan-analyze: %ld line(s) rejected (--strict)\n", c->messages);
 		status = EXIT_REJECTED;
 	}
 	vmsa_stats_free(st);
-	return status;
+	return cli_outputs_finish(c, cli_stdout_status(status));
 }
 
-/* Writes the summary into a file of its own (--svg, --json); 0 or an error (shown). */
-static int report_file(const struct cli *c, const char *path, const struct vmsa_summary *sum,
+/* Writes the summary into an output file (--svg, --json); 0 or an error (shown). */
+static int report_file(const struct cli *c, const struct cli_out *o, const struct vmsa_summary *sum,
 		       const struct vmsa_report_options *ro, bool svg)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_error(path, VMSA_E_IO, errno);
-		return VMSA_E_IO;
-	}
-	int err = svg ? vmsa_report_svg(f, sum, c->svg_title) : vmsa_report_json(f, sum, ro);
-	if (fclose(f) && !err)
-		err = VMSA_E_IO;
+	int err = svg ? vmsa_report_svg(o->f, sum, c->svg_title) : vmsa_report_json(o->f, sum, ro);
 	if (err)
-		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
+		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
+			vmsa_strerror(err));
 	return err;
 }
 
@@ -189,13 +178,14 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	} else {
 		err = vmsa_report_classic(out, sum, &ro);
 	}
-	fflush(out);
+	if (cli_flush(out) && !err)
+		err = VMSA_E_IO;
 	if (err)
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
-	if (!err && final && c->svg_path)
-		err = report_file(c, c->svg_path, sum, &ro, true);
-	if (!err && final && c->json_path)
-		err = report_file(c, c->json_path, sum, &ro, false);
+	if (!err && final && c->svg_out.f)
+		err = report_file(c, &c->svg_out, sum, &ro, true);
+	if (!err && final && c->json_out.f)
+		err = report_file(c, &c->json_out, sum, &ro, false);
 	vmsa_summary_free(sum);
 	return err;
 }

@@ -99,9 +99,49 @@ static int control_live(void *payload)
 	return req == 2 ? VMSA_ANALYZE_STOP : req == 1 ? VMSA_ANALYZE_REPORT : VMSA_ANALYZE_GO_ON;
 }
 
+/* The trace time the stats have seen so far, in ns: 0 and *first, *last, or an error. */
+static int trace_span(const struct vmsa_stats *st, double *first, double *last)
+{
+	struct vmsa_summary *sum = NULL;
+	struct vmsa_doc *d = NULL;
+	int err = vmsa_stats_summary(st, &sum);
+	if (!err)
+		err = vmsa_doc_from_summary(&d, sum);
+	if (!err && (vmsa_doc_number(d, "input.first_timestamp_ns", first) ||
+		     vmsa_doc_number(d, "input.last_timestamp_ns", last)))
+		*first = *last = -1; /* no event yet */
+	vmsa_doc_free(d);
+	vmsa_summary_free(sum);
+	return err;
+}
+
+/*
+ * An interim report (--interval, SIGINT): in the classic format after a line
+ * "=== vmscan-analyze interval START..END s ===" (trace time since the last
+ * one, "-" before any event); as JSON, one document a line (JSON Lines).
+ */
 static int interim_report(const struct vmsa_stats *st, void *payload)
 {
-	return cli_report(payload, st, stdout, false);
+	struct cli *c = payload;
+	if (strcmp(c->format, "json")) {
+		double first, last;
+		int err = trace_span(st, &first, &last);
+		if (err) {
+			cli_error(NULL, err, 0);
+			return err;
+		}
+		double start = c->interval_started ? c->interval_start_ns : first;
+		if (last < 0)
+			printf("=== vmscan-analyze interval -..- s ===\n");
+		else
+			printf("=== vmscan-analyze interval %.6f..%.6f s ===\n", start / 1e9,
+			       last / 1e9);
+		if (last >= 0) {
+			c->interval_start_ns = last;
+			c->interval_started = true;
+		}
+	}
+	return cli_report(c, st, stdout, false);
 }
 
 /* A progress line for big files, on a terminal only (never in logs). */

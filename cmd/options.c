@@ -15,24 +15,31 @@ static const char usage_text[] =
 	"       vmscan-analyze live [OPTIONS]\n"
 	"       vmscan-analyze merge [--pretty] INPUT...\n"
 	"       vmscan-analyze compare [--name NAME]... [--relative] INPUT...\n"
-	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] INPUT\n"
+	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] [--junit FILE] INPUT\n"
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
 	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
 	"\n"
 	"FILE is ftrace text (trace, trace_pipe, trace-cmd report), perf script\n"
 	"output or a binary trace.dat (recognised by its content); '-' or no FILE\n"
-	"reads text from standard input, streaming.  Several files are analysed\n"
-	"together as one trace.\n"
+	"reads text from standard input, streaming (no FILE with a terminal on\n"
+	"standard input is refused).  Several files are analysed together as one trace.\n"
+	"Output files (--json, --svg, --latencies, --junit) are checked before any\n"
+	"input is read and replaced only when the command succeeds; one that is an\n"
+	"input is refused, and so is an existing recorded trace unless --force.\n"
 	"\n"
 	"compare prints the inputs (traces or JSON summaries) side by side in the\n"
 	"rows of the 2010 cover letter's tables, then 6.1's and derived rows; the\n"
-	"columns are named by --name, in order, or by the file names.\n"
+	"columns are named by --name, in order, or by the shortest path suffix that\n"
+	"tells the inputs apart.\n"
 	"merge adds JSON summaries (or traces) into one JSON summary.  check\n"
 	"evaluates thresholds on one summary or trace: EXPR is 'A OP B' with OP one\n"
 	"of < <= == != >= > and A, B a number, a field path or NUMBER * path, e.g.\n"
 	"'totals.direct.writes.file_async == 0', 'latency.direct_stall_ns.p99_ns <\n"
 	"5e6', 'totals.kswapd.writes.file_async <= 0.01 * totals.kswapd.pages_scanned'.\n"
-	"A thresholds FILE has one EXPR a line ('#' starts a comment).\n"
+	"A thresholds FILE has one EXPR a line ('#' starts a comment).  A path must\n"
+	"be a numeric field of the summary schema.  A statistic of nothing (a p99\n"
+	"of no stalls) holds vacuously; a value the trace cannot tell (null) fails\n"
+	"unless --missing=pass.  An input that holds no trace fails (status 9).\n"
 	"\n"
 	"live traces the running kernel (root, tracefs): it enables the vmscan\n"
 	"events in a tracefs instance of its own, reads the raw records, and removes\n"
@@ -41,7 +48,8 @@ static const char usage_text[] =
 	"Options:\n"
 	"  -f, --format FMT          report format: classic (default), json, openmetrics\n"
 	"                            (vmscan_* metrics) or prometheus (the same metrics\n"
-	"                            in Prometheus text format 0.0.4)\n"
+	"                            in Prometheus text format 0.0.4); check: json prints\n"
+	"                            the verdicts as one JSON document\n"
 	"      --openmetrics-file FILE  also write the metrics to FILE, replaced whole\n"
 	"                            (temporary file, fsync, rename), in the Prometheus\n"
 	"                            text format node_exporter's textfile collector reads;\n"
@@ -56,11 +64,19 @@ static const char usage_text[] =
 	"      --histogram           classic report: log2 histograms of direct reclaim\n"
 	"                            stalls and kswapd awake time, overall and per task\n"
 	"      --latencies FILE      write every completed reclaim and kswapd awake\n"
-	"                            period to FILE as CSV\n"
+	"                            period to FILE as CSV: start_ns,end_ns,\n"
+	"                            duration_ns,pid,comm,kind,order\n"
 	"      --interval SEC        while streaming, print a report every SEC seconds\n"
+	"                            (cumulative), each after a line '=== vmscan-analyze\n"
+	"                            interval START..END s ==='; JSON: one a line\n"
+	"      --force               let an output file replace a recorded trace\n"
 	"      --duration SEC        live: stop after SEC seconds\n"
 	"  -t, --threshold EXPR      check: a threshold (repeatable)\n"
 	"      --thresholds FILE     check: thresholds, one a line\n"
+	"      --missing pass|fail   check: what a value the trace cannot tell gives\n"
+	"                            (default fail)\n"
+	"      --allow-empty         check: an input without vmscan events passes\n"
+	"      --junit FILE          check: also write a JUnit XML report to FILE\n"
 	"      --name NAME           compare: the next column's name (repeatable)\n"
 	"      --relative            compare: show changes against the first column\n"
 	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
@@ -68,10 +84,13 @@ static const char usage_text[] =
 	"      --threads N           decode a text file with N threads (default: the\n"
 	"                            number of CPUs, at most 16; 1: no threads)\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
+	"                            (check: status 9)\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
 	"  -h, --help                show this help\n"
 	"  -V, --version             show the version\n"
+	"An option that does not apply to the subcommand or the format is a usage\n"
+	"error.\n"
 	"\n"
 	"Files over 4 MB show a progress line on stderr when it is a terminal,\n"
 	"every VMSA_PROGRESS_INTERVAL seconds (default 0.5).\n"
@@ -84,7 +103,9 @@ static const char usage_text[] =
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
 	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
 	"input); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
-	"unavailable (not root, no tracefs); 8 check: a threshold is violated.\n";
+	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
+	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
+	"or rejected lines with --strict).\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)
@@ -115,42 +136,137 @@ static int append(const char ***list, int *n, const char *arg)
 	return 0;
 }
 
+#define READERS (SUB_ANALYZE | SUB_LIVE)	/* the subcommands that print a report */
+#define ALL (SUB_ANALYZE | SUB_LIVE | SUB_MERGE | SUB_COMPARE | SUB_CHECK)
+
+enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
+       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
+       O_MAXTASKS, O_THREADS, O_FORCE, O_ALLOW_EMPTY, O_MISSING, O_JUNIT, O_METRICS_FILE };
+
+/* Every option, with the subcommands it applies to (the others refuse it). */
+static const struct {
+	struct option o;
+	unsigned subs;
+} options[] = {
+	{{"format", required_argument, NULL, 'f'}, READERS | SUB_MERGE | SUB_COMPARE | SUB_CHECK},
+	{{"json", required_argument, NULL, 'j'}, READERS},
+	{{"pretty", no_argument, NULL, O_PRETTY}, READERS | SUB_MERGE | SUB_COMPARE},
+	{{"ignore-pid", no_argument, NULL, O_IGNORE_PID}, READERS},
+	{{"latency-list", no_argument, NULL, O_LAT_LIST}, READERS},
+	{{"histogram", no_argument, NULL, O_HISTOGRAM}, READERS},
+	{{"svg", required_argument, NULL, O_SVG}, READERS},
+	{{"openmetrics-file", required_argument, NULL, O_METRICS_FILE}, READERS | SUB_MERGE},
+	{{"latencies", required_argument, NULL, O_LATENCIES}, READERS},
+	{{"interval", required_argument, NULL, O_INTERVAL}, READERS},
+	{{"duration", required_argument, NULL, O_DURATION}, SUB_LIVE},
+	{{"threshold", required_argument, NULL, 't'}, SUB_CHECK},
+	{{"thresholds", required_argument, NULL, O_THRESHOLDS}, SUB_CHECK},
+	{{"missing", required_argument, NULL, O_MISSING}, SUB_CHECK},
+	{{"allow-empty", no_argument, NULL, O_ALLOW_EMPTY}, SUB_CHECK},
+	{{"junit", required_argument, NULL, O_JUNIT}, SUB_CHECK},
+	{{"name", required_argument, NULL, O_NAME}, SUB_COMPARE},
+	{{"relative", no_argument, NULL, O_RELATIVE}, SUB_COMPARE},
+	{{"force", no_argument, NULL, O_FORCE}, READERS | SUB_CHECK},
+	{{"strict", no_argument, NULL, O_STRICT}, READERS | SUB_CHECK},
+	{{"max-messages", required_argument, NULL, O_MAXMSG}, READERS},
+	{{"max-tasks", required_argument, NULL, O_MAXTASKS}, ALL},
+	{{"threads", required_argument, NULL, O_THREADS}, ALL & ~SUB_LIVE},
+	{{"quiet", no_argument, NULL, 'q'}, ALL},
+	{{"help", no_argument, NULL, 'h'}, ALL},
+	{{"version", no_argument, NULL, 'V'}, ALL},
+};
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* The index in options[] of the option getopt_long() returned as val. */
+static size_t option_index(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].o.val == val)
+			return i;
+	return NOPTIONS;
+}
+
+static bool given(const struct cli *c, int val)
+{
+	return c->given >> option_index(val) & 1;
+}
+
+static const char *sub_name(enum cli_sub sub)
+{
+	switch (sub) {
+	case SUB_LIVE: return "live";
+	case SUB_MERGE: return "merge";
+	case SUB_COMPARE: return "compare";
+	case SUB_CHECK: return "check";
+	default: return "the analysis";
+	}
+}
+
+static int refuse(const char *option, const char *why)
+{
+	fprintf(stderr, "vmscan-analyze: %s %s\nTry 'vmscan-analyze --help'.\n", option, why);
+	return EXIT_USAGE;
+}
+
+int cli_validate(const struct cli *c, enum cli_sub sub)
+{
+	char why[96];
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if ((c->given >> i & 1) && !(options[i].subs & sub)) {
+			snprintf(why, sizeof(why), "does not apply to %s", sub_name(sub));
+			char name[40];
+			snprintf(name, sizeof(name), "--%s", options[i].o.name);
+			return refuse(name, why);
+		}
+	bool json = !strcmp(c->format, "json");
+	enum vmsa_metrics_format mf;
+	bool metrics = cli_metrics_format(c->format, &mf);
+	if (sub == SUB_MERGE && given(c, 'f') && !json && !metrics)
+		return refuse("--format", "classic does not apply to merge (it writes JSON or metrics)");
+	if ((sub == SUB_COMPARE || sub == SUB_CHECK) && metrics)
+		return refuse("--format", "openmetrics and prometheus apply to the analysis and merge");
+	if (sub == SUB_COMPARE && c->relative && json)
+		return refuse("--relative", "does not apply to --format json");
+	if (sub == SUB_COMPARE && c->pretty && !json)
+		return refuse("--pretty", "applies to --format json only");
+	if (!(sub & READERS))
+		return EXIT_OK;
+	if (c->pretty && !json && !c->json_out.path)
+		return refuse("--pretty", "applies to JSON output only (--format json, --json)");
+	if (c->pretty && json && c->interval > 0)
+		return refuse("--pretty", "does not apply to --interval with --format json (one "
+					  "JSON document a line)");
+	if (c->latency_list && json)
+		return refuse("--latency-list", "applies to the classic format only");
+	if (c->histogram && json)
+		return refuse("--histogram", "applies to the classic format only");
+	if (c->latency_list && c->ignore_pid)
+		return refuse("--ignore-pid", "cannot be combined with --latency-list (the list is "
+					      "per task)");
+	return EXIT_OK;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv, int *first)
 {
-	*c = (struct cli){.format = "classic", .max_messages = 20, .last_int = -1};
+	*c = (struct cli){.format = "classic",
+			  .max_messages = 20,
+			  .last_int = -1,
+			  .json_out.option = "--json",
+			  .svg_out.option = "--svg",
+			  .lat_out.option = "--latencies",
+			  .junit_out.option = "--junit"};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
-	enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
-	       O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
-	       O_MAXTASKS, O_THREADS, O_METRICS_FILE };
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"json", required_argument, NULL, 'j'},
-		{"pretty", no_argument, NULL, O_PRETTY},
-		{"ignore-pid", no_argument, NULL, O_IGNORE_PID},
-		{"latency-list", no_argument, NULL, O_LAT_LIST},
-		{"histogram", no_argument, NULL, O_HISTOGRAM},
-		{"svg", required_argument, NULL, O_SVG},
-		{"latencies", required_argument, NULL, O_LATENCIES},
-		{"interval", required_argument, NULL, O_INTERVAL},
-		{"duration", required_argument, NULL, O_DURATION},
-		{"threshold", required_argument, NULL, 't'},
-		{"thresholds", required_argument, NULL, O_THRESHOLDS},
-		{"name", required_argument, NULL, O_NAME},
-		{"relative", no_argument, NULL, O_RELATIVE},
-		{"strict", no_argument, NULL, O_STRICT},
-		{"max-messages", required_argument, NULL, O_MAXMSG},
-		{"max-tasks", required_argument, NULL, O_MAXTASKS},
-		{"threads", required_argument, NULL, O_THREADS},
-		{"openmetrics-file", required_argument, NULL, O_METRICS_FILE},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct option longopts[NOPTIONS + 1];
+	for (size_t i = 0; i < NOPTIONS; i++)
+		longopts[i] = options[i].o;
+	longopts[NOPTIONS] = (struct option){NULL, 0, NULL, 0};
 	int opt;
 	long long v;
 	while ((opt = getopt_long(argc, argv, "f:j:t:qhV", longopts, NULL)) != -1) {
+		size_t idx = option_index(opt);
+		if (idx < NOPTIONS)
+			c->given |= 1ull << idx;
 		switch (opt) {
 		case 'f':
 			c->format = optarg;
@@ -163,7 +279,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			}
 			break;
 		case 'j':
-			c->json_path = optarg;
+			c->json_out.path = optarg;
 			break;
 		case O_PRETTY:
 			c->pretty = true;
@@ -178,10 +294,29 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			c->histogram = true;
 			break;
 		case O_SVG:
-			c->svg_path = optarg;
+			c->svg_out.path = optarg;
 			break;
 		case O_LATENCIES:
-			c->latencies_path = optarg;
+			c->lat_out.path = optarg;
+			break;
+		case O_JUNIT:
+			c->junit_out.path = optarg;
+			break;
+		case O_FORCE:
+			c->force = true;
+			break;
+		case O_ALLOW_EMPTY:
+			c->allow_empty = true;
+			break;
+		case O_MISSING:
+			if (!strcmp(optarg, "pass"))
+				c->missing = MISSING_PASS;
+			else if (!strcmp(optarg, "fail"))
+				c->missing = MISSING_FAIL;
+			else {
+				fprintf(stderr, "vmscan-analyze: --missing wants pass or fail\n");
+				return EXIT_USAGE;
+			}
 			break;
 		case O_METRICS_FILE:
 			c->metrics_path = optarg;

@@ -147,10 +147,39 @@ int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char 
 		free(m.v);
 		return err;
 	}
+	/* every cell first, so that the columns are as wide as their widest cell */
+	enum { CELL = 96 };
+	char *cells = calloc(vmsa_compare_nrows * (size_t)n, CELL);
+	if (!cells) {
+		free(m.v);
+		return VMSA_E_NOMEM;
+	}
 	int w = 14;
 	for (int i = 0; i < n; i++)
 		if ((int)strlen(names[i]) + 2 > w)
 			w = (int)strlen(names[i]) + 2;
+	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
+		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
+		if (!row->label)
+			continue;
+		bool base_absent;
+		double base = value(docs[0], row, &base_absent, &m, 0);
+		for (int i = 0; i < n; i++) {
+			char b[64], *cell = cells + (r * (size_t)n + (size_t)i) * CELL;
+			bool absent;
+			double v = value(docs[i], row, &absent, &m, i);
+			fmt(b, sizeof(b), row->fmt, v, absent);
+			bool change = relative && i > 0 && row->change && !isnan(v) && !isnan(base);
+			if (change && base != 0)
+				snprintf(cell, CELL, "%s(%+.0f%%)", b, 100.0 * (v - base) / base);
+			else if (change && v != 0) /* from 0: no percentage says it */
+				snprintf(cell, CELL, "%s(new)", b);
+			else
+				snprintf(cell, CELL, "%s", b);
+			if ((int)strlen(cell) + 2 > w)
+				w = (int)strlen(cell) + 2;
+		}
+	}
 	int lw = 46;
 	fprintf(f, "%-*s", lw, "");
 	for (int i = 0; i < n; i++)
@@ -163,21 +192,11 @@ int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char 
 			continue;
 		}
 		fprintf(f, "%-*s", lw, row->label);
-		bool base_absent;
-		double base = value(docs[0], row, &base_absent, &m, 0);
-		for (int i = 0; i < n; i++) {
-			char b[64], cell[96];
-			bool absent;
-			double v = value(docs[i], row, &absent, &m, i);
-			fmt(b, sizeof(b), row->fmt, v, absent);
-			if (relative && i > 0 && row->change && !isnan(v) && !isnan(base) && base != 0)
-				snprintf(cell, sizeof(cell), "%s(%+.0f%%)", b, 100.0 * (v - base) / base);
-			else
-				snprintf(cell, sizeof(cell), "%s", b);
-			fprintf(f, "%*s", w + (relative ? 8 : 0), cell);
-		}
+		for (int i = 0; i < n; i++)
+			fprintf(f, "%*s", w, cells + (r * (size_t)n + (size_t)i) * CELL);
 		fputc('\n', f);
 	}
+	free(cells);
 	if (m.n)
 		fputs("\n? a field the input lacks (a summary of another version?):\n", f);
 	for (size_t i = 0; i < m.n; i++)

@@ -123,11 +123,13 @@ def test_stdin_and_outputs():
     rows = list(csv.DictReader(open(lpath)))
     # lost-unmatched.txt: one completed direct reclaim (cat-100, 2 ms, order 1) and
     # one kswapd0 awake period (10 ms, order 2 after the re-wake)
-    got = sorted((x["comm"], x["kind"], int(x["order"]), int(x["latency_ns"])) for x in rows)
-    check("--latencies CSV", got == [("cat", "direct", 1, 2000000),
-                                     ("kswapd0", "kswapd", 2, 10000000)], got)
+    got = sorted((x["comm"], x["kind"], int(x["order"]), int(x["duration_ns"]),
+                  int(x["start_ns"]), int(x["end_ns"])) for x in rows)
+    check("--latencies CSV: start, end and duration in ns", got == [
+        ("cat", "direct", 1, 2000000, 20003000000, 20005000000),
+        ("kswapd0", "kswapd", 2, 10000000, 20001000000, 20011000000)], got)
     check("--latencies header", open(lpath).readline().strip() ==
-          "timestamp_ns,pid,comm,kind,order,latency_ns")
+          "start_ns,end_ns,duration_ns,pid,comm,kind,order")
 
 
 def test_histogram():
@@ -298,6 +300,28 @@ def test_interval():
           reports >= 3, reports)
     last = out.decode().rsplit("\nSummary\n", 1)[1]
     check("the final report has every line", summary_value(last, "Direct reclaims") == "5")
+    seps = re.findall(rb"^=== vmscan-analyze interval (\d+\.\d+)\.\.(\d+\.\d+) s ===$", out,
+                      re.M)
+    spans = [(float(a), float(b)) for a, b in seps]
+    check("each interim report starts with a separator naming its trace time",
+          len(seps) == reports - 1 and spans and spans[0][0] == 3.0 and
+          all(a <= b for a, b in spans) and
+          all(spans[i][1] == spans[i + 1][0] for i in range(len(spans) - 1)), (reports, seps))
+    p = subprocess.Popen([TOOL, "-f", "json", "--interval", "0.3"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for i in range(3):
+        p.stdin.write(reclaim_lines(10 + i, 3 + i, 1))
+        p.stdin.flush()
+        time.sleep(0.4)
+    p.stdin.close()
+    out = p.stdout.read()
+    p.wait(timeout=10)
+    try:
+        docs = [json.loads(line) for line in out.splitlines()]
+    except ValueError:
+        docs = []
+    check("--format json --interval: one JSON document a line", p.returncode == 0 and
+          len(docs) >= 2 and docs[-1]["totals"]["direct"]["reclaims"] == 3, out[:300])
 
 
 def test_sigterm():
@@ -305,7 +329,7 @@ def test_sigterm():
                          stderr=subprocess.PIPE)
     p.stdin.write(reclaim_lines(1, 1, 2))
     p.stdin.flush()
-    time.sleep(0.3)
+    time.sleep(1.0)  # the handlers are in place (a sanitizer build starts slowly)
     p.send_signal(signal.SIGTERM)
     out, _ = p.communicate(timeout=5)
     check("SIGTERM prints the final report", p.returncode == 0 and

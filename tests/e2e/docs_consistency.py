@@ -43,7 +43,7 @@ def main():
     codes_man = set(int(c) for c in re.findall(r"^\*(\d)\*", man, re.M))
     codes_readme = set(int(c) for c in re.findall(r"^\| (\d) \|", readme, re.M))
     check("exit statuses: --help, man page and README list the same (%s)" % sorted(codes_help),
-          codes_help == codes_man == codes_readme and codes_help == set(range(9)),
+          codes_help == codes_man == codes_readme and codes_help == set(range(10)),
           (codes_help, codes_man, codes_readme))
 
     prefix = os.path.join(work, "prefix")
@@ -72,11 +72,11 @@ def main():
     run = subprocess.run([prog[:-2]], capture_output=True, text=True) if r.returncode == 0 else None
     check("a program using the installed header and library builds and runs",
           run is not None and run.returncode == 0 and "corrupt" in run.stdout, r.stderr)
-    r = subprocess.run(["bash", "-c", "source %s; COMP_WORDS=(vmscan-analyze --for); "
+    r = subprocess.run(["bash", "-c", "source %s; COMP_WORDS=(vmscan-analyze --form); "
                         "COMP_CWORD=1; _vmscan_analyze; echo ${COMPREPLY[@]}" %
                         os.path.join(prefix, "share", "bash-completion", "completions",
                                      "vmscan-analyze")], capture_output=True, text=True)
-    check("bash completes --for to --format", r.stdout.strip() == "--format", r.stdout)
+    check("bash completes --form to --format", r.stdout.strip() == "--format", r.stdout)
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1

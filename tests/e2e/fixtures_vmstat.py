@@ -119,10 +119,9 @@ def latencies(tool, path, work, tag):
     with open(csv_path) as f:
         next(f)
         for line in f:
-            # timestamp_ns,pid,"comm",kind,order,latency_ns (comm may hold commas)
-            head, rest = line.split(",", 1)
-            pid, rest = rest.split(",", 1)
-            kind, order, lat = rest.rsplit(",", 3)[1:]
+            # start_ns,end_ns,duration_ns,pid,"comm",kind,order (comm may hold commas)
+            _, _, lat, pid, rest = line.split(",", 4)
+            kind, order = rest.rsplit(",", 2)[1:]
             out.setdefault((pid, kind), []).append(int(lat))
     return out
 

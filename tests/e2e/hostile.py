@@ -42,7 +42,7 @@ def main():
         for path in (text, os.path.join(fix, "trace.dat")):
             r = subprocess.run(["valgrind", "--error-exitcode=99", "--leak-check=full",
                                 "--errors-for-leak-kinds=definite,indirect", "--quiet",
-                                tool, "--quiet", "--format", "json", "--histogram", path],
+                                tool, "--quiet", "--histogram", path],
                                capture_output=True)
             check("valgrind memcheck clean on %s" % os.path.basename(path),
                   r.returncode == 0, r.stderr)

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output files (--json, --svg, --latencies, --junit): checked before any
+ * input is read, written to a temporary file beside their place and renamed
+ * into it only when the command succeeded, so that a failed run leaves the
+ * old file as it was and an output never replaces an input or a trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* The directory part of path ("." when there is none); malloc'd, NULL when out of memory. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * A line of a tracer's text output other than vmscan's: "... [CPU] ... SECS.FRACTION: name:"
+ * (ftrace) or "... SECS.FRACTION: name:" (perf script).
+ */
+static bool tracepoint_line(const char *l, size_t n)
+{
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (l[i] != ':' || l[i + 1] != ' ')
+			continue;
+		size_t j = i, digits = 0;
+		while (j > 0 && l[j - 1] >= '0' && l[j - 1] <= '9')
+			j--, digits++;
+		if (!digits || j == 0 || l[j - 1] != '.')
+			continue;
+		size_t k = i + 2, name = 0;
+		while (k < n && (l[k] == '_' || (l[k] >= 'a' && l[k] <= 'z') ||
+				 (l[k] >= '0' && l[k] <= '9')))
+			k++, name++;
+		if (name && k < n && l[k] == ':')
+			return true;
+	}
+	return false;
+}
+
+/* Whether the regular file at path is a recorded trace (binary, or text with tracepoint lines). */
+static bool is_trace(const char *path)
+{
+	enum vmsa_input_kind kind;
+	if (vmsa_input_detect_path(path, &kind))
+		return false;
+	if (kind == VMSA_INPUT_TRACEDAT || kind == VMSA_INPUT_PERFDATA)
+		return true;
+	if (kind != VMSA_INPUT_TEXT)
+		return false;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	struct vmsa_text_parser *p = NULL;
+	bool found = false;
+	char line[4096];
+	if (vmsa_text_parser_new(&p) == 0)
+		for (int i = 0; i < 200 && !found && fgets(line, sizeof(line), f); i++) {
+			size_t n = strcspn(line, "\n");
+			struct vmsa_event ev;
+			enum vmsa_reject_reason why;
+			found = vmsa_text_parse_line(p, line, n, &ev, &why) != VMSA_LINE_IGNORED ||
+				tracepoint_line(line, n);
+		}
+	vmsa_text_parser_free(p);
+	fclose(f);
+	return found;
+}
+
+static bool same_file(const char *a, const struct stat *sa, const char *b)
+{
+	struct stat sb;
+	if (!strcmp(a, b))
+		return true;
+	return sa && strcmp(b, "-") && stat(b, &sb) == 0 && sa->st_dev == sb.st_dev &&
+	       sa->st_ino == sb.st_ino;
+}
+
+int cli_out_check(const struct cli *c, const char *const *inputs, int n)
+{
+	/* the metrics file is replaced by the library (vmsa_write_file_atomic),
+	 * but it is checked like the others */
+	const struct cli_out metrics = {.path = c->metrics_path, .option = "--openmetrics-file"};
+	const struct cli_out *outs[] = {&c->json_out, &c->svg_out, &c->lat_out, &c->junit_out,
+					&metrics};
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		const struct cli_out *o = outs[i];
+		if (!o->path)
+			continue;
+		struct stat s;
+		bool exists = stat(o->path, &s) == 0;
+		for (size_t j = 0; j < i; j++)
+			if (outs[j]->path && same_file(o->path, exists ? &s : NULL, outs[j]->path)) {
+				fprintf(stderr, "vmscan-analyze: %s: given to both %s and %s\n", o->path,
+					outs[j]->option, o->option);
+				return EXIT_USAGE;
+			}
+		for (int j = 0; j < n; j++)
+			if (same_file(o->path, exists ? &s : NULL, inputs[j])) {
+				fprintf(stderr, "vmscan-analyze: %s: the output of %s is also an input; "
+						"refused\n", o->path, o->option);
+				return EXIT_USAGE;
+			}
+		if (exists && S_ISDIR(s.st_mode)) {
+			fprintf(stderr, "vmscan-analyze: %s (%s): is a directory\n", o->path, o->option);
+			return EXIT_USAGE;
+		}
+		if (exists && S_ISREG(s.st_mode) && !c->force && is_trace(o->path)) {
+			fprintf(stderr, "vmscan-analyze: %s: is a recorded trace; %s would replace it "
+					"(--force to overwrite)\n", o->path, o->option);
+			return EXIT_USAGE;
+		}
+		if (exists && !S_ISREG(s.st_mode)) /* a device or a FIFO: written as it is */
+			continue;
+		char *dir = dir_of(o->path);
+		if (!dir) {
+			cli_error(NULL, VMSA_E_NOMEM, 0);
+			return EXIT_RUNTIME;
+		}
+		int ok = access(dir, W_OK | X_OK), e = errno;
+		if (ok) {
+			fprintf(stderr, "vmscan-analyze: %s (%s): cannot write into %s: %s\n", o->path,
+				o->option, dir, strerror(e));
+			free(dir);
+			return cli_status(VMSA_E_IO, CLI_OUTPUT);
+		}
+		free(dir);
+	}
+	return EXIT_OK;
+}
+
+int cli_out_open(struct cli_out *o)
+{
+	if (!o->path)
+		return EXIT_OK;
+	struct stat s;
+	bool exists = stat(o->path, &s) == 0;
+	if (exists && !S_ISREG(s.st_mode)) {
+		o->f = fopen(o->path, "w");
+		if (!o->f)
+			goto fail;
+		return EXIT_OK;
+	}
+	char *dir = dir_of(o->path);
+	const char *base = strrchr(o->path, '/');
+	base = base ? base + 1 : o->path;
+	size_t len = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+	o->tmp = dir ? malloc(len) : NULL;
+	if (!o->tmp) {
+		free(dir);
+		cli_error(NULL, VMSA_E_NOMEM, 0);
+		return EXIT_RUNTIME;
+	}
+	snprintf(o->tmp, len, "%s/.%s.XXXXXX", dir, base);
+	free(dir);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		goto fail;
+	}
+	mode_t mode = 0;
+	if (exists)
+		mode = s.st_mode & 07777;
+	else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, mode) || !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		cli_out_abort(o);
+		errno = e;
+		goto fail;
+	}
+	return EXIT_OK;
+fail:
+	cli_error(o->path, VMSA_E_IO, errno);
+	return cli_status(VMSA_E_IO, CLI_OUTPUT);
+}
+
+int cli_out_commit(struct cli_out *o)
+{
+	if (!o->f)
+		return EXIT_OK;
+	FILE *f = o->f;
+	o->f = NULL;
+	bool bad = ferror(f);
+	int e = bad ? EIO : 0;
+	if (fflush(f) && !bad)
+		bad = true, e = errno;
+	if (o->tmp && !bad && fsync(fileno(f)))
+		bad = true, e = errno;
+	if (fclose(f) && !bad)
+		bad = true, e = errno;
+	if (!bad && o->tmp && rename(o->tmp, o->path))
+		bad = true, e = errno;
+	if (bad) {
+		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
+			strerror(e));
+		if (o->tmp)
+			unlink(o->tmp);
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return bad ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
+}
+
+void cli_out_abort(struct cli_out *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+}
+
+/* Why the standard output could not be written first (errno), or 0. */
+static int stdout_errno;
+
+int cli_flush(FILE *out)
+{
+	if (fflush(out) == 0)
+		return 0;
+	if (out == stdout && !stdout_errno)
+		stdout_errno = errno;
+	return VMSA_E_IO;
+}
+
+int cli_stdout_status(int status)
+{
+	errno = 0;
+	if (cli_flush(stdout) == 0 && !ferror(stdout))
+		return status;
+	int e = stdout_errno ? stdout_errno : errno ? errno : EIO;
+	static bool told;
+	if (!told)
+		fprintf(stderr, "vmscan-analyze: cannot write the standard output: %s\n",
+			strerror(e));
+	told = true;
+	return EXIT_RUNTIME;
+}

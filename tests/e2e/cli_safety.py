@@ -1,0 +1,372 @@
+#!/usr/bin/python3
+"""The command line cannot lose data, and the check gate cannot pass by accident.
+
+- Outputs never destroy inputs: an output that is an input, or an existing
+  recorded trace (without --force), is refused and the file stays byte for
+  byte; a failed run leaves an old output as it was and no temporary file;
+  output paths are checked before any input is read; no FILE with a terminal
+  on standard input is refused; a write error on any output, standard
+  output included (/dev/full), exits 1 for every subcommand.
+- check fails closed: exit 9 on an input without a trace (empty, random
+  bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
+  unknown fields are usage errors; a statistic of nothing holds vacuously, a
+  value the trace cannot tell fails unless --missing=pass; --format json and
+  --junit FILE report the verdicts.
+- No silent options: an option that does not apply is exit 2 naming it.
+
+usage: cli_safety.py TOOL SOURCE_DIR WORKDIR
+"""
+import hashlib
+import json
+import os
+import pty
+import random
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+TOOL = SRC = WORK = None
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print("%s %s%s" % ("ok  " if cond else "FAIL", name, "" if cond else "  " + str(detail)[:600]))
+
+
+def run(args, data=b"", cwd=None, stdout=None):
+    """stdin is data (never the caller's terminal); stdout captured unless given."""
+    kw = {"stdout": stdout} if stdout is not None else {"stdout": subprocess.PIPE}
+    return subprocess.run([TOOL] + args, input=data, stderr=subprocess.PIPE, cwd=cwd,
+                          timeout=120, **kw)
+
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def fx(*parts):
+    return os.path.join(SRC, "fixtures", *parts)
+
+
+def listing(d):
+    return sorted(os.listdir(d))
+
+
+def test_outputs_never_destroy_inputs(names):
+    d = os.path.join(WORK, "victims")
+    os.makedirs(d)
+    victim = os.path.join(d, "victim.dat")
+    shutil.copy(names, victim)
+    before = digest(victim)
+    stdin_trace = open(names, "rb").read()
+    # the user meant "JSON of victim.dat": standard input is read, victim.dat is an output
+    for opt in ("--json", "-j", "--svg", "--latencies"):
+        r = run([opt, "victim.dat"], data=stdin_trace, cwd=d)
+        check("%s victim.dat (a trace) is refused, exit 2" % opt,
+              r.returncode == 2 and b"recorded trace" in r.stderr and b"--force" in r.stderr,
+              (r.returncode, r.stderr))
+        check("%s victim.dat: victim.dat byte-identical" % opt, digest(victim) == before)
+    for opt in ("--json", "--svg", "--latencies"):
+        r = run([opt, "victim.dat", "victim.dat"], cwd=d)
+        check("%s naming the input itself is refused, exit 2" % opt,
+              r.returncode == 2 and b"also an input" in r.stderr, (r.returncode, r.stderr))
+        check("%s naming the input: byte-identical" % opt, digest(victim) == before)
+    # the same file by another name (a hard link, ./path) is still the input
+    link = os.path.join(d, "link.dat")
+    os.link(victim, link)
+    r = run(["--json", "./link.dat", "--force", "victim.dat"], cwd=d)
+    check("an output that is the input by another name (hard link) is refused even with "
+          "--force", r.returncode == 2 and b"also an input" in r.stderr, r.stderr)
+    check("hard link case: byte-identical", digest(victim) == before)
+    os.unlink(link)
+    # existing binary traces as outputs
+    dat = os.path.join(d, "trace.dat")
+    shutil.copy(fx("6.1", "dirty-swap", "upstream", "trace.dat"), dat)
+    perf = os.path.join(d, "perf.data")
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
+    for target in (dat, perf):
+        h = digest(target)
+        r = run(["-j", target, names])
+        check("-j onto an existing %s is refused" % os.path.basename(target),
+              r.returncode == 2 and b"recorded trace" in r.stderr, r.stderr)
+        check("%s byte-identical" % os.path.basename(target), digest(target) == h)
+    check("no file left behind by refused runs",
+          listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
+    # --force overwrites a trace that is not an input
+    r = run(["--force", "-j", perf, names], stdout=subprocess.DEVNULL)
+    check("--force lets -j replace an existing trace", r.returncode == 0 and
+          json.load(open(perf))["totals"]["direct"]["reclaims"] == 3, r.stderr)
+    check("no temporary file left after a successful run",
+          listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
+
+
+def test_failed_run_keeps_old_output(names):
+    d = os.path.join(WORK, "old")
+    os.makedirs(d)
+    outs = {"out.json": "--json", "out.svg": "--svg", "lat.csv": "--latencies"}
+    for name in outs:
+        with open(os.path.join(d, name), "w") as f:
+            f.write("old %s\n" % name)
+    args = []
+    for name, opt in outs.items():
+        args += [opt, name]
+    rej = os.path.join(d, "rejects.txt")
+    with open(rej, "w") as f:
+        f.write(open(names).read())
+        f.write("  a-1 [000] 9.0: mm_vmscan_direct_reclaim_begin: order=banana\n")
+    for why, extra, status in (("a missing input", ["missing.txt"], 3),
+                               ("--strict and a rejected line", ["--strict", "rejects.txt"], 4)):
+        r = run(args + extra, cwd=d)
+        check("a failed run (%s) exits %d" % (why, status), r.returncode == status,
+              (r.returncode, r.stderr))
+        for name in outs:
+            check("a failed run (%s) leaves %s as it was" % (why, name),
+                  open(os.path.join(d, name)).read() == "old %s\n" % name)
+        check("a failed run (%s) leaves no temporary file" % why,
+              listing(d) == sorted(list(outs) + ["rejects.txt"]), listing(d))
+    r = run(args + [names], cwd=d)
+    check("a successful run replaces every output", r.returncode == 0 and
+          json.load(open(os.path.join(d, "out.json")))["totals"]["direct"]["reclaims"] == 3 and
+          open(os.path.join(d, "lat.csv")).read() != "old lat.csv\n" and
+          open(os.path.join(d, "out.svg")).read().startswith("<"), r.stderr)
+    check("and leaves no temporary file", listing(d) == sorted(list(outs) + ["rejects.txt"]),
+          listing(d))
+    mode = os.stat(os.path.join(d, "out.json")).st_mode & 0o777
+    check("a new output gets the mode of a file created as usual (not 0600)", mode != 0o600,
+          oct(mode))
+
+
+def test_outputs_checked_first(names):
+    # standard input stays open: a check made only after the analysis would hang
+    for args, what in ((["-j", "/nonexistent-dir/x.json"], "a missing directory"),
+                       (["--svg", WORK], "a directory as output"),
+                       (["--latencies", "/proc/self/x.csv"], "a directory that cannot be "
+                        "written")):
+        p = subprocess.Popen([TOOL] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        try:
+            out, err = p.communicate(timeout=10)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            rc = None
+        check("%s is refused before standard input is read" % what,
+              rc in (1, 2) and err.startswith(b"vmscan-analyze: "), (rc, err))
+
+
+def test_terminal_stdin():
+    master, slave = pty.openpty()
+    try:
+        r = subprocess.run([TOOL], stdin=slave, capture_output=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        r = None
+    os.close(slave)
+    os.close(master)
+    check("no FILE and a terminal on standard input: refused, exit 2",
+          r is not None and r.returncode == 2 and b"terminal" in r.stderr,
+          r and (r.returncode, r.stderr))
+
+
+def test_dev_full(names, summary):
+    for what, args in (("analyze", [names]),
+                       ("analyze -f json", ["-f", "json", names]),
+                       ("merge", ["merge", summary, summary]),
+                       ("compare", ["compare", summary, names]),
+                       ("check", ["check", "-t", "totals.direct.reclaims > 0", summary]),
+                       ("check -f json", ["check", "-f", "json", "-t",
+                                          "totals.direct.reclaims > 0", summary])):
+        with open("/dev/full", "wb") as full:
+            r = run(args, stdout=full)
+        check("%s > /dev/full exits 1 with a message" % what,
+              r.returncode == 1 and b"No space left on device" in r.stderr,
+              (r.returncode, r.stderr))
+    r = run(["-j", "/dev/full", names], stdout=subprocess.DEVNULL)
+    check("-j /dev/full exits 1 with a message",
+          r.returncode == 1 and b"/dev/full" in r.stderr, (r.returncode, r.stderr))
+
+
+def gate(args, data=b""):
+    return run(["check"] + args, data=data)
+
+
+def test_check_fails_closed(names):
+    d = os.path.join(WORK, "gate")
+    os.makedirs(d)
+    empty = os.path.join(d, "empty.txt")
+    open(empty, "w").close()
+    rnd = os.path.join(d, "random.bin")
+    with open(rnd, "wb") as f:
+        f.write(bytes(random.Random(9).getrandbits(8) for _ in range(5000)))
+    half = os.path.join(d, "half.dat")
+    whole = open(fx("6.1", "dirty-swap", "upstream", "trace.dat"), "rb").read()
+    with open(half, "wb") as f:
+        f.write(whole[:len(whole) // 2])
+    perf = os.path.join(d, "perf.data")
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(4096))
+    ok = "totals.direct.reclaims >= 0"
+    for name, path in (("an empty file", empty), ("5 kB of random bytes", rnd),
+                       ("a truncated trace.dat", half), ("perf.data", perf)):
+        for strict in ([], ["--strict"]):
+            r = gate(strict + ["-t", ok, path])
+            check("check %s on %s: exit 9" % (" ".join(strict), name),
+                  r.returncode == 9 and b"check: " in r.stderr and r.stdout == b"",
+                  (r.returncode, r.stdout, r.stderr))
+    r = gate(["--allow-empty", "-t", ok, empty])
+    check("check --allow-empty on an empty input: exit 0", r.returncode == 0, r.stderr)
+    rej = os.path.join(d, "rejects.txt")
+    with open(rej, "w") as f:
+        f.write(open(names).read())
+        f.write("  a-1 [000] 9.0: mm_vmscan_direct_reclaim_begin: order=banana\n")
+    r = gate(["-t", ok, rej])
+    check("check on a trace with a rejected line: exit 0", r.returncode == 0, r.stderr)
+    r = gate(["--strict", "-t", ok, rej])
+    check("check --strict on a trace with a rejected line: exit 9",
+          r.returncode == 9 and b"rejected" in r.stderr, (r.returncode, r.stderr))
+    # a run in which nothing stalled: kswapd worked, no task entered direct reclaim
+    calm = os.path.join(d, "calm.txt")
+    with open(calm, "w") as f:
+        f.write("  kswapd0-50 [000] 1.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n"
+                "  kswapd0-50 [000] 1.005000: mm_vmscan_kswapd_sleep: nid=0\n")
+    stall = "latency.direct_stall_ns.p99_ns < 5e6"
+    r = gate(["-t", stall, calm])
+    check("a p99 of no stalls holds vacuously, exit 0, saying so",
+          r.returncode == 0 and b"vacuous: no direct reclaim stalls" in r.stdout and
+          b"latency.direct_stall_ns.p99_ns = null, bound 5000000" in r.stdout,
+          (r.returncode, r.stdout, r.stderr))
+    r = gate(["-t", "latency.kswapd_awake_ns.p99_ns < 1e6", calm])
+    check("a measured p99 is still compared (kswapd awake 5 ms >= 1 ms: exit 8)",
+          r.returncode == 8 and b"violated" in r.stdout, (r.returncode, r.stdout))
+    notmeasured = "totals.direct.writes.file_sync == 0"  # a 6.1 trace cannot tell sync I/O
+    r = gate(["-t", notmeasured, names])
+    check("a value the trace cannot tell fails by default (exit 8, not measured)",
+          r.returncode == 8 and b"not measured" in r.stdout, (r.returncode, r.stdout))
+    r = gate(["--missing=pass", "-t", notmeasured, names])
+    check("--missing=pass lets it pass", r.returncode == 0 and b"not measured" in r.stdout,
+          (r.returncode, r.stdout))
+    r = gate(["--missing=fail", "-t", notmeasured, names])
+    check("--missing=fail: exit 8", r.returncode == 8)
+    r = gate(["--missing=maybe", "-t", notmeasured, names])
+    check("--missing=maybe: usage error", r.returncode == 2)
+    for expr, field in (("totals.direct.no_such < 3", "totals.direct.no_such"),
+                        ("3 > latency.p99", "latency.p99"),
+                        ("input.sources == 1", "input.sources")):
+        r = gate(["-t", expr, names])
+        check("threshold '%s': usage error naming the field" % expr,
+              r.returncode == 2 and (field is None or field.encode() in r.stderr), r.stderr)
+    r = gate(["-t", "1 < 2", names])
+    check("a threshold naming no field: usage error", r.returncode == 2, r.stderr)
+    r = gate(["-t", "totals.direct.reclaims > 100", "-t", ok, empty])
+    check("a violated threshold on an empty input: exit 9 (no trace), not 8", r.returncode == 9)
+    r = gate(["-t", "totals.direct.reclaims > 100", "-t", "totals.direct.nope > 1", empty])
+    check("  (an unknown field wins over an empty input: exit 2)", r.returncode == 2)
+
+    # verdicts for machines
+    exprs = ["totals.direct.reclaims == 3", "totals.direct.reclaims > 3", stall, notmeasured]
+    args = []
+    for e in exprs:
+        args += ["-t", e]
+    junit = os.path.join(d, "report.xml")
+    r = gate(["-f", "json", "--junit", junit] + args + [names])
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        doc = {}
+    got = [(t["threshold"], t["field"], t["verdict"], t["pass"], t["measured"], t["bound"])
+           for t in doc.get("thresholds", [])]
+    want = [(exprs[0], "totals.direct.reclaims", "holds", True, 3, 3),
+            (exprs[1], "totals.direct.reclaims", "violated", False, 3, 3),
+            (stall, "latency.direct_stall_ns.p99_ns", "holds", True, 3000000, 5000000),
+            (notmeasured, "totals.direct.writes.file_sync", "not measured", False, None, 0)]
+    check("check --format json: one verdict per threshold", r.returncode == 8 and
+          doc.get("status") == "fail" and got == want, (r.returncode, got))
+    try:
+        root = ET.parse(junit).getroot()
+    except (ET.ParseError, OSError) as e:
+        root = None
+        print(e)
+    cases = root.findall("./testsuite/testcase") if root is not None else []
+    check("--junit: a JUnit report, one testcase per threshold",
+          root is not None and root.tag == "testsuites" and
+          [c.get("name") for c in cases] == exprs, cases)
+    fails = [c.get("name") for c in cases if c.find("failure") is not None]
+    check("--junit: failure elements for the violations", fails == [exprs[1], exprs[3]] and
+          root.get("failures") == "2" and root.get("tests") == "4", fails)
+    r = gate(["--junit", junit, "-t", ok, empty])
+    root = ET.parse(junit).getroot()
+    check("--junit on an input without a trace: one failing testcase, exit 9",
+          r.returncode == 9 and len(root.findall("./testsuite/testcase/failure")) == 1)
+    r = gate(["--junit", names, "-t", ok, names])
+    check("--junit naming the input is refused", r.returncode == 2)
+    shutil.copy(names, os.path.join(d, "old-trace.txt"))
+    h = digest(os.path.join(d, "old-trace.txt"))
+    r = gate(["--junit", os.path.join(d, "old-trace.txt"), "-t", ok, empty])
+    check("--junit onto a recorded trace is refused", r.returncode == 2 and
+          digest(os.path.join(d, "old-trace.txt")) == h, r.stderr)
+
+
+def test_no_silent_options(names, summary):
+    d = os.path.join(WORK, "silent")
+    os.makedirs(d)
+    cases = [
+        (["-t", "totals.direct.reclaims > 0", names], "--threshold"),
+        (["--thresholds", names, names], "--thresholds"),
+        (["--ignore-pid", "--latency-list", names], "--ignore-pid"),
+        (["merge", "-f", "classic", summary], "--format"),
+        (["merge", "--svg", "x.svg", summary], "--svg"),
+        (["merge", "--strict", summary], "--strict"),
+        (["compare", "--latencies", "x.csv", summary, summary], "--latencies"),
+        (["compare", "-f", "json", "--relative", summary, summary], "--relative"),
+        (["compare", "--pretty", summary, summary], "--pretty"),
+        (["--name", "x", names], "--name"),
+        (["--relative", names], "--relative"),
+        (["check", "--name", "x", "-t", "totals.direct.reclaims > 0", names], "--name"),
+        (["check", "-j", "x.json", "-t", "totals.direct.reclaims > 0", names], "--json"),
+        (["--junit", "x.xml", names], "--junit"),
+        (["--missing=pass", names], "--missing"),
+        (["--allow-empty", names], "--allow-empty"),
+        (["-f", "json", "--histogram", names], "--histogram"),
+        (["-f", "json", "--latency-list", names], "--latency-list"),
+        (["--pretty", names], "--pretty"),
+        (["--duration", "1", names], "--duration"),
+        (["-f", "json", "--pretty", "--interval", "1", names], "--pretty"),
+    ]
+    for args, opt in cases:
+        r = run(args, cwd=d)
+        check("%s: exit 2 naming %s" % (" ".join(args[:4]), opt),
+              r.returncode == 2 and opt.encode() in r.stderr, (r.returncode, r.stderr))
+    check("refused options wrote no file", listing(d) == [], listing(d))
+    for args in (["-f", "json", "--pretty", names], ["--pretty", "-j", "p.json", names],
+                 ["merge", "-f", "json", summary], ["compare", "-f", "json", "--pretty",
+                                                     summary, summary]):
+        r = run(args, cwd=d)
+        check("%s still works" % " ".join(args[:4]), r.returncode == 0, r.stderr)
+
+
+def main():
+    global TOOL, SRC, WORK
+    TOOL, SRC, WORK = sys.argv[1:4]
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    names = fx("handmade", "names.txt")
+    summary = os.path.join(WORK, "names.json")
+    with open(summary, "wb") as f:
+        f.write(run(["-f", "json", names]).stdout)
+    test_outputs_never_destroy_inputs(names)
+    test_failed_run_keeps_old_output(names)
+    test_outputs_checked_first(names)
+    test_terminal_stdin()
+    test_dev_full(names, summary)
+    test_check_fails_closed(names)
+    test_no_silent_options(names, summary)
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
