@@ -62,7 +62,7 @@ def test_outputs_never_destroy_inputs(names):
     before = digest(victim)
     stdin_trace = open(names, "rb").read()
     # the user meant "JSON of victim.dat": standard input is read, victim.dat is an output
-    for opt in ("--json", "-j", "--svg", "--latencies"):
+    for opt in ("--json", "-j", "--svg", "--latencies", "--openmetrics-file"):
         r = run([opt, "victim.dat"], data=stdin_trace, cwd=d)
         check("%s victim.dat (a trace) is refused, exit 2" % opt,
               r.returncode == 2 and b"recorded trace" in r.stderr and b"--force" in r.stderr,
