@@ -636,6 +636,7 @@ struct layout_slot {
 struct layout {
 	bool learned;
 	uint8_t n;
+	uint8_t lead; /* leading slots that name no field the event reads */
 	struct layout_slot slot[MAX_FIELDS];
 	char keys[512];
 };
@@ -693,9 +694,9 @@ static inline const char *next_space(struct spaces *s)
 	return q;
 }
 
-/* The token [p, end) is the slot's key, '=' and a value: read it. */
-static inline bool take_token(const struct layout *l, const struct layout_slot *s, const char *p,
-			      const char *end, const char *e, struct fields *f)
+/* The token [p, end) begins with the slot's key and '='. */
+static inline bool has_key(const struct layout *l, const struct layout_slot *s, const char *p,
+			   const char *end, const char *e)
 {
 	if ((size_t)(end - p) < s->klen)
 		return false;
@@ -703,13 +704,18 @@ static inline bool take_token(const struct layout *l, const struct layout_slot *
 	if (e - p >= 16 && s->klen <= 16) {
 		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
 		__m128i k = _mm_loadu_si128((const __m128i *)(const void *)s->key16);
-		if (((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, k)) & s->kmask) != s->kmask)
-			return false;
-	} else
-#endif
-	if (!vmsa_same_bytes(p, l->keys + s->koff, s->klen)) {
-		return false;
+		return ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, k)) & s->kmask) == s->kmask;
 	}
+#endif
+	return vmsa_same_bytes(p, l->keys + s->koff, s->klen);
+}
+
+/* The token [p, end) is the slot's key, '=' and a value: read it. */
+static inline bool take_token(const struct layout *l, const struct layout_slot *s, const char *p,
+			      const char *end, const char *e, struct fields *f)
+{
+	if (!has_key(l, s, p, end, e))
+		return false;
 	if (s->key != K_NONE) { /* no repeats: the learning took the first */
 		f->present |= 1u << s->key;
 		f->v[s->key].p = p + s->klen;
@@ -920,6 +926,41 @@ static void read_fields(struct vmsa_text_parser *p, int event, const char *s, co
 	}
 	f->present = 0;
 	read_fields_general(&p->keys, s, e, f, l);
+	l->lead = 0;
+	if (l->learned) {
+		uint32_t want = p->plan[event].keys;
+		while (l->lead < l->n && (l->slot[l->lead].key == K_NONE ||
+					  !(want & (1u << l->slot[l->lead].key))))
+			l->lead++;
+	}
+}
+
+/*
+ * Where the text that an event's values depend on begins: after the
+ * leading tokens of its layout that name no field the event reads
+ * (mm_vmscan_write_folio's page= and pfn=, which change on every line).
+ * The general reader reads what follows a "k=v " token alike whatever that
+ * token's value was, so two lines whose texts are the same from there on
+ * have the same values.  Without a layout, or on a line that does not begin
+ * with the layout's keys: the whole text.
+ */
+static inline const char *values_text(const struct vmsa_text_parser *p, int event, const char *s,
+				      const char *e)
+{
+	const struct layout *l = &p->layout[event];
+	if (!l->learned || !l->lead || p->general_only)
+		return s;
+	const char *t = s;
+	for (unsigned i = 0; i < l->lead; i++) {
+		const struct layout_slot *k = &l->slot[i];
+		if (!has_key(l, k, t, e, e))
+			return s;
+		const char *end = find_byte(t + k->klen, e, ' ');
+		if (end == e)
+			return s;
+		t = end + 1;
+	}
+	return t;
 }
 
 /* Flag strings differ in the middle ("..._FILE|..." vs "..._ANON|..."). */
@@ -1347,9 +1388,15 @@ have_header:;
 	}
 	const struct text_event *te = &p->names[id];
 	const struct vmsa_event_desc *d = te->desc;
-	size_t n = (size_t)(h.end - h.fields);
-	struct value_memo *vm = !d->labelled ? value_slot(p, id, h.fields, n) : NULL;
-	if (vm && vm->len == n && memcmp(vm->text, h.fields, n) == 0) {
+	struct value_memo *vm = NULL;
+	const char *vt = h.fields;
+	size_t n = 0;
+	if (!d->labelled && !p->no_value_memo) {
+		vt = values_text(p, id, h.fields, h.end);
+		n = (size_t)(h.end - vt);
+		vm = value_slot(p, id, vt, n);
+	}
+	if (vm && vm->len == n && memcmp(vm->text, vt, n) == 0) {
 		*ev = vm->ev;
 		decoder_traits_add(&p->traits, &vm->counted);
 		p->value_tally[id].found++;
@@ -1376,7 +1423,7 @@ have_header:;
 		}
 		if (vm) {
 			vm->len = (uint16_t)n;
-			memcpy(vm->text, h.fields, n);
+			memcpy(vm->text, vt, n);
 			vm->ev = *ev;
 			vm->counted = before;
 			decoder_traits_since(&vm->counted, &p->traits);
