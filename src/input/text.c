@@ -825,6 +825,7 @@ struct plan_item {
 };
 struct plan {
 	uint32_t keys;
+	uint32_t plain; /* of keys: the one name of a VT_COUNT field */
 	uint8_t field_of_key[VMSA_MAX_TEXT_KEYS], type_of_key[VMSA_MAX_TEXT_KEYS];
 	uint8_t n;
 	struct plan_item item[VF__COUNT];
@@ -1038,7 +1039,23 @@ done:
 static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
 			     const struct fields *f, struct vmsa_values *v)
 {
-	for (uint32_t m = f->present & pl->keys; m; m &= m - 1) {
+	uint32_t m = f->present & pl->keys;
+	/* counts of one name, the usual: plain digits straight in */
+	for (uint32_t c = m & pl->plain; c; c &= c - 1) {
+		unsigned k = (unsigned)__builtin_ctz(c);
+		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
+		const char *s = f->v[k].p, *e = s + f->v[k].len;
+		uint64_t x = 0;
+		const char *q = s;
+		if (e - s <= 19)
+			for (; q < e && is_digit(*q); q++)
+				x = x * 10 + (uint64_t)(*q - '0');
+		if (q == e && q != s)
+			vmsa_values_set(v, i, x);
+		else
+			read_value(p->flag_memo, i, VT_COUNT, s, e, v);
+	}
+	for (m &= ~pl->plain; m; m &= m - 1) {
 		unsigned k = (unsigned)__builtin_ctz(m);
 		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
 		if (v->present & VF_BIT(i))
@@ -1141,11 +1158,14 @@ static int index_catalogue(struct vmsa_text_parser *p)
 		struct plan *pl = &p->plan[i];
 		pl->n = 0;
 		pl->keys = 0;
+		pl->plain = 0;
 		for (uint32_t want = p->names[i].desc->fields; want; want &= want - 1) {
 			int f = __builtin_ctz(want);
 			if (pl->keys & k->of_field[f])
 				return VMSA_E_INVAL; /* one name, two fields of the event */
 			pl->keys |= k->of_field[f];
+			if (c->field[f].type == VT_COUNT && !(k->of_field[f] & (k->of_field[f] - 1)))
+				pl->plain |= k->of_field[f];
 			for (uint32_t m = k->of_field[f]; m; m &= m - 1) {
 				pl->field_of_key[__builtin_ctz(m)] = (uint8_t)f;
 				pl->type_of_key[__builtin_ctz(m)] = c->field[f].type;
@@ -1336,7 +1356,6 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	/* a copy, not memset: gcc makes that "rep stos", slow to start */
 	static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
 	const char *s = line, *e = line + len;
-	memcpy(ev, &blank, sizeof(*ev));
 	if (e > s && e[-1] == '\r')
 		e--;
 	p->last_unknown_vmscan = false;
@@ -1355,6 +1374,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		uint64_t n;
 		bool known;
 		if (parse_lost(s, e, &n, &known)) {
+			memcpy(ev, &blank, sizeof(*ev));
 			ev->type = VMSA_EV_LOST;
 			ev->lost = n;
 			return VMSA_LINE_LOST;
@@ -1402,6 +1422,7 @@ have_header:;
 		p->value_tally[id].found++;
 		p->value_reads++;
 	} else {
+		memcpy(ev, &blank, sizeof(*ev));
 		struct decoder_traits before;
 		decoder_traits_get(&p->traits, &before);
 		struct vmsa_values v;
