@@ -35,6 +35,8 @@ struct value_memo;
 /* remembered values: lines of an event looked up, found; lines not looked up */
 struct value_tally {
 	uint32_t lines, found, pause;
+	bool probed;  /* the first, short probe is over */
+	bool partial; /* looked up by the text from the first field read on */
 };
 
 /* ---- small scanners over [p, e) --------------------------------- */
@@ -946,13 +948,30 @@ static void read_fields(struct vmsa_text_parser *p, int event, const char *s, co
  * with the layout's keys: the whole text.
  */
 static inline const char *values_text(const struct vmsa_text_parser *p, int event, const char *s,
-				      const char *e)
+				      const char *e, unsigned *skipped)
 {
 	const struct layout *l = &p->layout[event];
-	if (!l->learned || !l->lead || p->general_only)
+	if (!l->learned || !l->lead)
 		return s;
 	const char *t = s;
-	for (unsigned i = 0; i < l->lead; i++) {
+	unsigned i = 0;
+#ifdef __SSE2__
+	/* the usual: keys of 16 bytes at most, values of 15 */
+	for (; i < l->lead; i++) {
+		const struct layout_slot *k = &l->slot[i];
+		if (e - t < 32 || k->klen > 16)
+			break;
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)t);
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)k->key16);
+		if (((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) & k->kmask) != k->kmask)
+			return s;
+		unsigned m = eq16(t + k->klen, ' ');
+		if (!m)
+			break;
+		t += k->klen + (unsigned)__builtin_ctz(m) + 1;
+	}
+#endif
+	for (; i < l->lead; i++) {
 		const struct layout_slot *k = &l->slot[i];
 		if (!has_key(l, k, t, e, e))
 			return s;
@@ -961,6 +980,7 @@ static inline const char *values_text(const struct vmsa_text_parser *p, int even
 			return s;
 		t = end + 1;
 	}
+	*skipped = l->lead;
 	return t;
 }
 
@@ -1226,7 +1246,8 @@ struct decoder_traits {
 };
 
 struct value_memo {
-	uint16_t len; /* of text; 0: empty */
+	uint16_t len;	 /* of text; 0: empty */
+	uint8_t skipped; /* tokens before the text (they count toward MAX_FIELDS) */
 	struct decoder_traits counted;
 	struct vmsa_event ev; /* decoded; the header's values are each line's own */
 	char text[VALUE_TEXT];
@@ -1279,30 +1300,48 @@ static inline unsigned text_hash(const char *p, size_t n)
 
 /*
  * An event whose texts do not come back (mm_vmscan_write_folio's page= and
- * pfn= differ on every line) is not looked up for a while: of VALUE_PROBE
- * lines, fewer than 1 in 32 found.
+ * pfn= differ on every line) is looked up by the text from the first field
+ * it reads on (values_text()), once VALUE_FIRST lines have found fewer than
+ * 1 in 32; and when those do not come back either, not looked up for a
+ * while: of VALUE_PROBE lines, fewer than 1 in 32 found.
  */
+#define VALUE_FIRST 64
 #define VALUE_PROBE 4096
 #define VALUE_PAUSE (16 * VALUE_PROBE)
 
-/* The slot for the text [t, t + n) of event id; NULL: not remembered. */
-static struct value_memo *value_slot(struct vmsa_text_parser *p, int id, const char *t, size_t n)
+/*
+ * The slot for the field text [s, e) of event id, and in *t, *n and
+ * *skipped the text it is remembered by; NULL: not remembered.
+ */
+static struct value_memo *value_slot(struct vmsa_text_parser *p, int id, const char *s,
+				     const char *e, const char **t, size_t *n, unsigned *skipped)
 {
-	if (n == 0 || n > VALUE_TEXT || p->general_only || p->no_value_memo)
+	if (p->general_only || p->no_value_memo)
 		return NULL;
 	struct value_tally *vt = &p->value_tally[id];
 	if (vt->pause) {
 		vt->pause--;
 		return NULL;
 	}
-	if (++vt->lines == VALUE_PROBE) {
-		if (vt->found < VALUE_PROBE / 32)
-			vt->pause = VALUE_PAUSE;
+	uint32_t window = vt->probed ? VALUE_PROBE : VALUE_FIRST;
+	if (++vt->lines == window) {
+		if (vt->found < window / 32) {
+			if (!vt->partial && p->layout[id].learned && p->layout[id].lead)
+				vt->partial = true;
+			else if (vt->probed)
+				vt->pause = VALUE_PAUSE;
+		}
+		vt->probed = true;
 		vt->lines = vt->found = 0;
 	}
+	*skipped = 0;
+	*t = vt->partial ? values_text(p, id, s, e, skipped) : s;
+	*n = (size_t)(e - *t);
+	if (*n == 0 || *n > VALUE_TEXT)
+		return NULL;
 	if (!p->value_memo[id] && !(p->value_memo[id] = calloc(VALUE_MEMO, sizeof(struct value_memo))))
 		return NULL; /* decoded every time */
-	return &p->value_memo[id][text_hash(t, n)];
+	return &p->value_memo[id][text_hash(*t, *n)];
 }
 
 static bool mentions_vmscan(const struct vmsa_catalogue *c, const char *s, const char *e)
@@ -1411,12 +1450,10 @@ have_header:;
 	struct value_memo *vm = NULL;
 	const char *vt = h.fields;
 	size_t n = 0;
-	if (!d->labelled && !p->no_value_memo) {
-		vt = values_text(p, id, h.fields, h.end);
-		n = (size_t)(h.end - vt);
-		vm = value_slot(p, id, vt, n);
-	}
-	if (vm && vm->len == n && memcmp(vm->text, vt, n) == 0) {
+	unsigned skipped = 0;
+	if (!d->labelled)
+		vm = value_slot(p, id, h.fields, h.end, &vt, &n, &skipped);
+	if (vm && vm->len == n && vm->skipped == skipped && memcmp(vm->text, vt, n) == 0) {
 		*ev = vm->ev;
 		decoder_traits_add(&p->traits, &vm->counted);
 		p->value_tally[id].found++;
@@ -1444,6 +1481,7 @@ have_header:;
 		}
 		if (vm) {
 			vm->len = (uint16_t)n;
+			vm->skipped = (uint8_t)skipped;
 			memcpy(vm->text, vt, n);
 			vm->ev = *ev;
 			vm->counted = before;
