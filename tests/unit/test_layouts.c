@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The text decoder takes shortcuts learned from earlier lines
- * (src/input/text.c): it reads an event's fields in place once it knows
+ * (src/input/text*.c): it reads an event's fields in place once it knows
  * their layout, takes the task and pid of a line that begins like an
  * earlier one, and gives the values of a field text it has decoded before.
  * These tests hold it to the general reader: every line, and every damaged
