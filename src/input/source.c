@@ -137,10 +137,10 @@ int vmsa_source_open_path(struct vmsa_source **out, const char *path)
 		return r;
 	}
 	(*out)->own_fd = true;
-	/* trace.dat is recognised by content, not by name */
-	char magic[10];
-	if (S_ISREG(st.st_mode) && pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	    memcmp(magic, "\x17\x08\x44tracing", 10) == 0) {
+	/* trace.dat is recognised by content, not by name (detect.c) */
+	char head[16];
+	ssize_t n = S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : -1;
+	if (n > 0 && vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_TRACEDAT) {
 		struct vmsa_source *s = *out;
 		r = vmsa_tracedat_open(&s->td, path, &s->counts, s->traits);
 		if (r) {
@@ -223,20 +223,19 @@ const char *vmsa_source_format(const struct vmsa_source *s)
 
 /* ---- the sliding buffer ------------------------------------------- */
 
+/* The first bytes of a pipe or stdin: binary inputs are refused (detect.c). */
 static int check_magic(struct vmsa_source *s)
 {
-	size_t n = s->end - s->start;
-	const char *b = s->buf + s->start;
-	static const char tracedat[] = "\x17\x08\x44tracing";
-	if (n >= 10 && memcmp(b, tracedat, 10) == 0) {
+	switch (vmsa_input_detect(s->buf + s->start, s->end - s->start)) {
+	case VMSA_INPUT_TRACEDAT:
 		s->format = "trace.dat";
 		return VMSA_E_STDIN_BINARY; /* a file would have been opened as one */
-	}
-	if (n >= 8 && memcmp(b, "PERFILE2", 8) == 0) {
+	case VMSA_INPUT_PERFDATA:
 		s->format = "perf.data";
 		return VMSA_E_UNSUPPORTED;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 /*

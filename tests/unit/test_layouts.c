@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The text decoder takes shortcuts learned from earlier lines
- * (src/input/text.c): it reads an event's fields in place once it knows
+ * (src/input/text*.c): it reads an event's fields in place once it knows
  * their layout, takes the task and pid of a line that begins like an
  * earlier one, and gives the values of a field text it has decoded before.
  * These tests hold it to the general reader: every line, and every damaged
@@ -162,6 +162,49 @@ START_TEST(test_damaged_lines)
 }
 END_TEST
 
+/*
+ * Values remembered by the text from the first field read on: write_folio
+ * lines whose page= and pfn= change on every line, then damaged copies; and
+ * a text remembered whole that is also the tail of a line with two more
+ * tokens, which the general reader stops short of (MAX_FIELDS tokens).
+ */
+START_TEST(test_partial_values)
+{
+	struct pair p;
+	pair_init(&p);
+	char line[1024];
+	for (unsigned i = 0; i < 300; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "     kswapd0-25      [000] .....    15.%06u: mm_vmscan_write_folio: "
+				 "page=ffffea%010x pfn=0x%x nr_pages=1 flags=RECLAIM_WB_%s|RECLAIM_WB_ASYNC",
+				 i, 0x20000u + i * 64, 0x800u + i, i % 3 ? "ANON" : "FILE");
+		both(&p, line, (size_t)n);
+	}
+	uint64_t before = vmsa_text_parser_value_reads(p.all);
+	ck_assert_uint_gt(before, 150);
+	damage(&p, line, strlen(line));
+	/* 30 tokens, nr_pages= and flags=; then page= and pfn= before them */
+	char tail[512];
+	size_t t = 0;
+	for (int i = 0; i < 30; i++)
+		t += (size_t)snprintf(tail + t, sizeof(tail) - t, "x%d=0 ", i);
+	snprintf(tail + t, sizeof(tail) - t, "nr_pages=1 flags=RECLAIM_WB_ANON");
+	char normal[256];
+	int nn = snprintf(normal, sizeof(normal),
+			  "  a-1 [000] 1.0: mm_vmscan_write_folio: page=3 pfn=0x4 nr_pages=1 "
+			  "flags=RECLAIM_WB_ANON");
+	for (int round = 0; round < 2; round++) {
+		int n = snprintf(line, sizeof(line), "  a-1 [000] 1.0: mm_vmscan_write_folio: %s", tail);
+		both(&p, line, (size_t)n);
+		both(&p, normal, (size_t)nn); /* (the layout again) */
+		n = snprintf(line, sizeof(line),
+			     "  a-1 [000] 1.0: mm_vmscan_write_folio: page=1 pfn=0x2 %s", tail);
+		both(&p, line, (size_t)n);
+	}
+	pair_free(&p);
+}
+END_TEST
+
 /* Two layouts of one event, alternating: each line relearns. */
 START_TEST(test_alternating_layouts)
 {
@@ -289,6 +332,7 @@ Suite *layouts_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_damaged_lines);
 	tcase_add_test(tc, test_alternating_layouts);
+	tcase_add_test(tc, test_partial_values);
 	tcase_add_test(tc, test_task_memo);
 	tcase_add_test(tc, test_fixture_files);
 	suite_add_tcase(s, tc);

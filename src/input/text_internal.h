@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text decoder's parts (private to src/input/text*.c):
+ *   text_scan.h, text_scan.c     the line scanner: bytes, spaces, numbers, timestamps
+ *   text_header.c                the columns before the fields: task, pid, CPU,
+ *                                timestamp, event name; ftrace and perf dialects;
+ *                                lost-events markers
+ *   text_task.h                  the task memo: the task and pid of a line that
+ *                                begins like an earlier one
+ *   text_fields.h, text_fields.c the field reader: the catalogue's keys, learned
+ *                                layouts, the general reader, values and the
+ *                                remembered values of a field text
+ *   text.c                       the decoder: vmsa_text_parse_line(), counting
+ * This header holds their types and the parser.
+ */
+#ifndef VMSA_TEXT_INTERNAL_H
+#define VMSA_TEXT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../internal.h"
+#include "events.h"
+#include "input.h"
+#include "text_scan.h"
+
+#define MAX_COMM 255
+#define MAX_FIELDS 32
+#define MAX_KEY 64 /* bytes of a key */
+
+#define NEVENTS 32 /* names of catalogue events, at most */
+/* remembered values: lines of an event looked up, found; lines not looked up */
+struct value_tally {
+	uint32_t lines, found, pause;
+	bool probed;  /* the first, short probe is over */
+	bool partial; /* looked up by the text from the first field read on */
+};
+
+/* ---- the header: task, pid, cpu, timestamp, event name ----------- */
+
+struct header {
+	const char *comm;
+	size_t comm_len;
+	int32_t pid;
+	int32_t cpu;
+	uint64_t ts;
+	const char *name;	/* event name without a "system:" prefix */
+	size_t name_len;
+	const char *fields, *end;
+	bool perf;
+	bool fine_ts;
+	const char *cpu_col; /* parse_header(): the '[' of the CPU column */
+	bool first_lb;	     /* parse_header(): it is the line's first '[' */
+};
+
+
+/* h->cpu_col: the '[' of the CPU column; h->first_lb: the line's first '[' */
+bool vmsa_text_parse_header(const char *s, const char *first, const char *e, struct header *h);
+/* The columns from the CPU column's '[' at q on: CPU, flags, timestamp, event name. */
+bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h);
+/* "CPU:N [LOST M EVENTS]" (trace_pipe), "CPU:N [M EVENTS DROPPED]" (trace-cmd) */
+bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known);
+
+/* ---- the task memo (text_task.h) ------------------------------------ */
+
+/*
+ * Lines of one task begin alike: "<spaces><comm>-<pid> [".  A line that
+ * begins with the same bytes, up to and including the first '[', as a
+ * line whose header was read has the same task and pid (they depend on
+ * nothing after that '['), and its CPU column is at the same place, as
+ * parse_header() finds the CPU column at the first '[' that leads to a
+ * valid header.  So only the columns after it are read.  (No such start
+ * is one of a "CPU:N [" lost-events marker, whose '[' follows no pid, nor
+ * of a '#' comment: those lines are told apart before any header.)
+ */
+#define TASK_MEMO 256
+#define TASK_PREFIX 48
+struct task_memo {
+	uint8_t plen;	/* 0: empty; bytes of prefix, the '[' last */
+	bool perf;
+	uint16_t comm_off, comm_len;
+	int32_t pid;
+	char prefix[TASK_PREFIX];
+};
+
+
+/* ---- fields (text_fields.h) ------------------------------------------ */
+
+/*
+ * The field names any event reads (the catalogue's fields and their
+ * aliases), each once: a line's "k=v" tokens are looked up once into
+ * struct fields, indexed by these; decoders never search by name.
+ */
+#define K_NONE 0xff /* a field no event reads */
+
+struct text_keys {
+	uint8_t n;
+	uint8_t len[VMSA_MAX_TEXT_KEYS];
+	const char *name[VMSA_MAX_TEXT_KEYS];
+	uint32_t of_field[VF__COUNT]; /* bit k: key k names the field, by precedence */
+};
+
+struct span {
+	const char *p;
+	uint32_t len;
+};
+
+struct fields {
+	uint32_t present; /* bit k: v[k] is set */
+	struct span v[VMSA_MAX_TEXT_KEYS];
+};
+
+
+/*
+ * Layouts.  A kernel prints an event's fields in a fixed order, so after
+ * one line of an event has been read by name, the next ones are read in
+ * place: each key is compared where the layout says it is, and values not
+ * needed are stepped over.  A line that differs in any way (another key,
+ * spacing, one token more or less) is read by the general reader, which
+ * relearns the layout from it.  Both readers give the same fields for every
+ * line the fast one accepts (tests/unit/test_layouts.c compares them).
+ */
+struct layout_slot {
+	char key16[16];	/* the key and '=', zero-padded (compared 16 at once) */
+	uint32_t kmask;	/* bit i: byte i of key16 is part of it */
+	uint16_t koff;	/* the key and its '=' in layout.keys */
+	uint8_t klen;	/* including the '=' */
+	uint8_t key;	/* enum key, K_NONE for values skipped */
+};
+
+struct layout {
+	bool learned;
+	uint8_t n;
+	uint8_t lead; /* leading slots that name no field the event reads */
+	struct layout_slot slot[MAX_FIELDS];
+	char keys[512];
+};
+
+/* Flag strings repeat line after line: the ones read are remembered. */
+#define FLAG_MEMO 8
+struct flag_memo {
+	uint8_t type; /* enum vmsa_field_type; 0 (VT_COUNT): empty */
+	uint32_t len, bits;
+	char text[64];
+};
+
+/*
+ * How the fields of an event are read: the keys (struct text_keys) that name
+ * a field its build reads, with that field and its type; or, for events
+ * without "k=v", the labels of those fields.
+ */
+struct plan_item {
+	uint8_t field, type; /* enum vmsa_field, enum vmsa_field_type */
+	uint8_t label_len;
+	const char *label;
+};
+struct plan {
+	uint32_t keys;
+	uint32_t plain; /* of keys: the one name of a VT_COUNT field */
+	uint8_t field_of_key[VMSA_MAX_TEXT_KEYS], type_of_key[VMSA_MAX_TEXT_KEYS];
+	uint8_t n;
+	struct plan_item item[VF__COUNT];
+};
+
+/* A name of a catalogue event */
+struct text_event {
+	const char *name;
+	uint8_t len;
+	const struct vmsa_event_desc *desc;
+	const struct vmsa_event_name *nm;
+};
+
+struct vmsa_text_parser {
+	struct vmsa_traits traits;
+	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
+	bool general_only;	  /* shortcuts off (tests compare both readers) */
+	bool no_value_memo;	  /* remembered values off (tests read layouts) */
+	uint64_t layout_reads;	  /* lines whose fields were read in place */
+	uint64_t value_reads;	  /* lines whose values were remembered */
+	const struct vmsa_catalogue *cat;
+	size_t prefix_len; /* of the catalogue's first prefix */
+	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
+	int8_t event_slot[64];	  /* names[] by name hash */
+	uint8_t nnames;
+	struct text_event names[NEVENTS];
+	struct text_keys keys;
+	struct plan plan[NEVENTS];
+	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
+	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
+	struct value_tally value_tally[NEVENTS];
+	struct layout layout[NEVENTS];
+};
+
+/*
+ * Field texts repeat too: "isolate_mode=0 classzone=2 order=0 nr_requested=32
+ * nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file" comes back line
+ * after line.  A "k=v" event's decoder reads nothing but its fields (and the
+ * parser's flag memo, a cache), so what it made of a text is remembered,
+ * by event and a hash of the text, and given again for the same text: the
+ * values, and what it counted in the traits.  Rejected lines are decoded
+ * every time.
+ */
+#define VALUE_MEMO 32  /* per event, by a hash of the text */
+#define VALUE_TEXT 256 /* longer field texts are decoded every time */
+
+/* the traits a decoder counts */
+#define DECODER_TRAITS(X)                                                           \
+	X(lines_with_lru_name) X(lines_without_lru_name) X(writes_with_sync_field) \
+	X(writes_with_flags) X(writes_flag_sync) X(write_folio_events)             \
+	X(writes_with_nr_pages)
+
+struct decoder_traits {
+#define DT_FIELD(n) uint64_t n;
+	DECODER_TRAITS(DT_FIELD)
+#undef DT_FIELD
+};
+
+struct value_memo {
+	uint16_t len;	 /* of text; 0: empty */
+	uint8_t skipped; /* tokens before the text (they count toward MAX_FIELDS) */
+	struct decoder_traits counted;
+	struct vmsa_event ev; /* decoded; the header's values are each line's own */
+	char text[VALUE_TEXT];
+};
+
+/* ---- the field reader (text_fields.c) -------------------------------- */
+
+/* The catalogue's events and field names, indexed: 0 or VMSA_E_INVAL. */
+int vmsa_text_index_catalogue(struct vmsa_text_parser *p);
+/* The catalogue event named [name, name + len): its index in p->names, or -1. */
+int vmsa_text_find_event(const struct vmsa_text_parser *p, const char *name, size_t len);
+/* The fields [s, e) of event by the general reader; relearns its layout. */
+void vmsa_text_read_fields_general(struct vmsa_text_parser *p, int event, const char *s,
+				   const char *e, struct fields *f);
+/* A symbolic value [s, s + n) of type t, remembered when it is a flag string. */
+int vmsa_text_read_symbol(struct flag_memo *memo, enum vmsa_field_type t, const char *s, size_t n,
+			  uint64_t *out);
+/* The values of an event without "k=v" (mm_shrink_slab_*): "label<number>". */
+void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char *s,
+			       const char *e, struct vmsa_values *v);
+
+#endif
