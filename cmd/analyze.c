@@ -21,13 +21,5 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 	static const char *const stdin_only[] = {"-"};
 	const char *const *inputs = n > 0 ? (const char *const *)paths : stdin_only;
 	int ninputs = n > 0 ? n : 1;
-	c->svg_title = inputs[0];
-	int status = cli_outputs_prepare(c, inputs, ninputs);
-	if (status)
-		return status;
-	struct vmsa_stats *st;
-	status = cli_stats_new(c, true, &st);
-	if (status)
-		return status;
-	return cli_finish(c, st, cli_run(c, st, inputs, ninputs));
+	return cli_analysis(c, inputs[0], inputs, ninputs);
 }

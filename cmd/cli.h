@@ -158,6 +158,13 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status);
  */
 int cli_run(struct cli *c, struct vmsa_stats *st, const char *const *paths, int n);
 
+/*
+ * An analysis with its report: the output files checked and prepared, the
+ * traces at inputs[0..n) read (n < 0: the running kernel, until stopped),
+ * the final report.  title names the SVG.  An exit status.
+ */
+int cli_analysis(struct cli *c, const char *title, const char *const *inputs, int n);
+
 /* Reads the running kernel's events into st until stopped: as cli_run(). */
 int cli_run_live(struct cli *c, struct vmsa_stats *st);
 

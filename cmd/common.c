@@ -190,3 +190,16 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	return err;
 }
 
+
+int cli_analysis(struct cli *c, const char *title, const char *const *inputs, int n)
+{
+	c->svg_title = title;
+	int status = cli_outputs_prepare(c, inputs, n < 0 ? 0 : n);
+	if (status)
+		return status;
+	struct vmsa_stats *st;
+	status = cli_stats_new(c, true, &st);
+	if (status)
+		return status;
+	return cli_finish(c, st, n < 0 ? cli_run_live(c, st) : cli_run(c, st, inputs, n));
+}

@@ -11,13 +11,5 @@ int cmd_live(struct cli *c, int n, char **args)
 		fprintf(stderr, "vmscan-analyze: live takes no FILE\n");
 		return EXIT_USAGE;
 	}
-	c->svg_title = "live";
-	int status = cli_outputs_prepare(c, NULL, 0);
-	if (status)
-		return status;
-	struct vmsa_stats *st;
-	status = cli_stats_new(c, true, &st);
-	if (status)
-		return status;
-	return cli_finish(c, st, cli_run_live(c, st));
+	return cli_analysis(c, "live", NULL, -1);
 }

@@ -260,6 +260,8 @@ struct vmsa_summary {
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,
 			      size_t *len);
+/* The name of the reclaim write event the traits have seen ("none"); events.c. */
+const char *vmsa_write_event_name(const struct vmsa_traits *t);
 const char *vmsa_ctx_name(enum vmsa_ctx c);
 const char *vmsa_throttle_name(enum vmsa_throttle t);
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r);

@@ -374,3 +374,10 @@ int vmsa_value_from_symbol(enum vmsa_field_type t, const char *s, size_t n, uint
 	*out = sym->value;
 	return 0;
 }
+
+const char *vmsa_write_event_name(const struct vmsa_traits *t)
+{
+	if (t->write_folio_events)
+		return "mm_vmscan_write_folio";
+	return t->writes_with_flags || t->writes_with_sync_field ? "mm_vmscan_writepage" : "none";
+}

@@ -195,9 +195,7 @@ static jo *rejected_obj(const struct vmsa_source_counts *c)
 
 static const char *write_event_name(const struct vmsa_traits *t)
 {
-	if (t->write_folio_events)
-		return "mm_vmscan_write_folio";
-	return t->writes_with_flags || t->writes_with_sync_field ? "mm_vmscan_writepage" : "none";
+	return vmsa_write_event_name(t);
 }
 
 static jo *traits_obj(const struct vmsa_traits *t)
