@@ -490,11 +490,22 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 		remember_comm(t, ev);
 		return 0;
 	}
+	/*
+	 * A new name for the pid ends what was open only when it comes with a
+	 * begin (or a kswapd wake-up): exec or pid reuse, a new task starting.
+	 * Any other event under a new name belongs to the open window: the comm
+	 * column of text output is the tracer's pid->name cache read when the
+	 * line is printed, so a task's name can change in the middle of a
+	 * reclaim it never left (trace_pipe printed "init-101" for a begin and
+	 * "cat-101" for its isolations and end, a second later, where trace.dat
+	 * names all of them "cat"), and a task cannot exec inside reclaim.
+	 */
 	if (t->row && !t->comm_placeholder) {
-		/* a new name for the pid: exec or pid reuse ends what was open */
 		st->comm_changes++;
-		abandon_windows(t, 0);
-		t->awake = false;
+		if (ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE) {
+			abandon_windows(t, 0);
+			t->awake = false;
+		}
 	}
 	struct vmsa_task_row *r = get_row(st, t->pid, id);
 	if (!r)

@@ -107,6 +107,30 @@ START_TEST(test_unmatched_and_in_progress)
 }
 END_TEST
 
+START_TEST(test_name_change_inside_window)
+{
+	/* trace_pipe's comm column is the tracer's name cache at print time: a
+	 * begin printed as init-101, its isolation and end as cat-101 (trace.dat
+	 * names all three cat).  One completed reclaim of 1 s, 32 pages scanned
+	 * in direct reclaim, nothing unmatched; a begin under a new name still
+	 * ends what was open (test_pid_reuse_and_placeholder). */
+	struct run r = analyze(
+		LINE("init-101", "1.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		ISO("cat-101", "1.5", 32, "inactive_file")
+		LINE("cat-101", "2.0", "mm_vmscan_direct_reclaim_end: nr_reclaimed=9"),
+		NULL, NULL);
+	struct vmsa_totals t;
+	vmsa_summary_totals(r.sum, &t);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].reclaims, 1);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].reclaims_completed, 1);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].pages_scanned, 32);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].latency_ns, 1000000000ull);
+	ck_assert_uint_eq(t.unmatched_begins, 0);
+	ck_assert_uint_eq(t.unmatched_ends, 0);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 START_TEST(test_pid_reuse_and_placeholder)
 {
 	/* pid 5: "a" begins and never ends; then "b" (pid reused) reclaims for 1 ms.
@@ -321,6 +345,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_memcg_and_softlimit_apart_from_direct);
 	tcase_add_test(tc, test_unmatched_and_in_progress);
 	tcase_add_test(tc, test_pid_reuse_and_placeholder);
+	tcase_add_test(tc, test_name_change_inside_window);
 	tcase_add_test(tc, test_kswapd_rewake_and_stray_sleep);
 	tcase_add_test(tc, test_ignore_pid_merges_by_name);
 	tcase_add_test(tc, test_backwards_time_and_missing_scans);
