@@ -1,8 +1,10 @@
 #!/bin/sh
 # Debian packages the kernel build and the QEMU harness need.
+# usage: install-deps.sh [KERNEL]   KERNEL: 6.1 (default) or 6.12; only the
+# source package of the kernel asked for is installed.
 set -eu
 PKGS="build-essential bc flex bison libelf-dev libssl-dev xz-utils cpio
-      linux-source-6.1 qemu-system-x86 busybox-static trace-cmd e2fsprogs"
+      linux-source-${1:-6.1} qemu-system-x86 busybox-static trace-cmd e2fsprogs"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -14,6 +14,7 @@ sleep 4
 H1=$!
 /bin/hog 96 1 > /dev/null &
 H2=$!
+workload_running
 wait $DD $H1 $H2
 # quiesce before the memcg phase: the cgroup's memory.stat pgscan also
 # counts global reclaim scanning the cgroup's pages, which a trace cannot

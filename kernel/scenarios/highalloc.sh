@@ -5,5 +5,8 @@
 # reclaim and compaction at order 4.  Sourced by /init (busybox sh).
 ulimit -n 8192
 dd if=/dev/zero of=/data/cache bs=1M count=60 2>/dev/null
-/bin/highalloc 120 3000 > /results/highalloc.out 2>&1
+/bin/highalloc 120 3000 > /results/highalloc.out 2>&1 &
+HA=$!
+workload_running
+wait $HA
 rm -f /data/cache

@@ -38,7 +38,7 @@ def run(tool, path):
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
-    dats = sorted(glob.glob(os.path.join(src, "fixtures", "*", "*", "*", "trace.dat")))
+    dats = sorted(glob.glob(os.path.join(src, "fixtures", "6.1", "*", "*", "trace.dat")))
     if not dats:
         print("FAIL: no trace.dat fixture")
         return 1
