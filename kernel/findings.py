@@ -16,8 +16,9 @@ one JSON object with
     list (inactive, active) and by nr_requested, mm_vmscan_write_folio events and their nr_pages, and the
     "goto retry" windows of do_try_to_free_pages(): a direct reclaim
     begin/end window of one task in which the priority of
-    mm_vmscan_lru_shrink_inactive goes back up (retry restarts at
-    DEF_PRIORITY).
+    mm_vmscan_lru_shrink_inactive/active goes back up (retry restarts at
+    the initial priority).  A pass that shrinks no list leaves no trace, so
+    this is a lower bound.
 
 usage: kernel/findings.py TOOL FIXTURE_DIR...
 """
@@ -93,7 +94,8 @@ def trace_counts(text):
             w = window.pop(pid, None)
             if w and w[2]:
                 retries[w[0]] += 1
-        elif ev == "mm_vmscan_lru_shrink_inactive" and pid in window:
+        elif ev in ("mm_vmscan_lru_shrink_inactive", "mm_vmscan_lru_shrink_active") and \
+                pid in window:
             w = window[pid]
             p = int(f["priority"])
             if w[1] is not None and p > w[1]:
