@@ -255,8 +255,24 @@ struct vmsa_summary {
 	uint64_t placeholder_rows_merged;
 	uint64_t isolations_counted, isolations_not_counted;
 	bool lru_names_seen, lru_names_missing;
+	/* reclaim windows but no lru_shrink_inactive: pages reclaimed unknown */
+	bool reclaims_missing;
 	struct vmsa_timeline timeline;
 };
+
+/* What the trace can tell of every context; what it cannot is null (unknown). */
+struct vmsa_known {
+	bool sync;		/* the kernel can write synchronously */
+	bool scanned;		/* pages scanned: lru_isolate events */
+	bool reclaimed;		/* pages reclaimed: lru_shrink_inactive events */
+};
+
+static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
+{
+	return (struct vmsa_known){.sync = sum->totals.sync_applicable,
+				   .scanned = !sum->totals.scans_missing,
+				   .reclaimed = !sum->reclaims_missing};
+}
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,
 			      size_t *len);

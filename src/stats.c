@@ -989,6 +989,7 @@ static void compute_totals(struct vmsa_summary *sum)
 	uint64_t windows = t->ctx[VMSA_CTX_DIRECT].reclaims + t->ctx[VMSA_CTX_MEMCG].reclaims +
 			   t->kswapd_wakeups;
 	t->scans_missing = windows > 0 && isolates == 0;
+	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
 }
 
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
