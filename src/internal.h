@@ -102,6 +102,12 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 	  "sum from lru_shrink_inactive")                                             \
 	X(uint64_t, nr_immediate, "nr_immediate_pages", PAGES,                        \
 	  "sum from lru_shrink_inactive")                                             \
+	X(uint64_t, mglru_scanned, "mglru_scanned_pages", PAGES,                      \
+	  "multi-gen LRU isolations (nr_requested 4096): nr_scanned, folios looked at") \
+	X(uint64_t, mglru_skipped, "mglru_skipped_pages", PAGES,                      \
+	  "the same: nr_skipped (other zones); nr_scanned - nr_skipped - nr_taken were sorted") \
+	X(uint64_t, mglru_isolated, "mglru_isolated_pages", PAGES,                    \
+	  "the same: nr_taken, counted in pages_scanned as pgscan_* counts it")        \
 	X(uint64_t, active_isolated, "active_isolated_pages", PAGES,                  \
 	  "active-list rotation: nr_taken of isolations from the active lists")       \
 	X(uint64_t, deactivated, "deactivated_pages", PAGES,                          \

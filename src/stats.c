@@ -596,14 +596,35 @@ static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const st
 	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev->ts_ns, ns);
 }
 
+/*
+ * The multi-gen LRU's scan_folios() (mm/vmscan.c, 6.7+; 6.12 as in
+ * fixtures/6.12-mglru) emits lru_isolate with nr_requested = MAX_LRU_BATCH
+ * (4096), nr_scanned = every folio it looked at (sorted into another
+ * generation, skipped for the zone, or isolated), and counts only the
+ * isolated ones (nr_taken) in pgscan_*.  Classic reclaim asks for at most
+ * SWAP_CLUSTER_MAX (32) per isolate_lru_folios() call.
+ */
+#define VMSA_MGLRU_BATCH 4096
+
+/* pages scanned of an inactive-list isolation, as pgscan_* counts them */
+static inline uint64_t inactive_scanned(struct vmsa_counters *c, const struct vmsa_event *ev)
+{
+	if (ev->nr_requested != VMSA_MGLRU_BATCH)
+		return ev->nr_scanned;
+	c->mglru_scanned += ev->nr_scanned;
+	c->mglru_skipped += ev->nr_skipped;
+	c->mglru_isolated += ev->nr_taken;
+	return ev->nr_taken;
+}
+
 static void on_isolate(struct vmsa_stats *st, struct vmsa_counters *c, const struct vmsa_event *ev)
 {
 	switch (ev->lru) {
 	case VMSA_LRU_INACTIVE_FILE:
-		c->scanned_file += ev->nr_scanned;
+		c->scanned_file += inactive_scanned(c, ev);
 		break;
 	case VMSA_LRU_INACTIVE_ANON:
-		c->scanned_anon += ev->nr_scanned;
+		c->scanned_anon += inactive_scanned(c, ev);
 		break;
 	case VMSA_LRU_ACTIVE_FILE:
 	case VMSA_LRU_ACTIVE_ANON:
