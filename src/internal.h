@@ -71,6 +71,8 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 /* direct, memcg, softlimit and node windows only */
 #define VMSA_CTX_WINDOW(X)                                                            \
 	X(uint64_t, windows, "reclaims", COUNT, "begin events")                       \
+	X(uint64_t, retries, "retries", COUNT,                                        \
+	  "`goto retry`s: the priority of a window's shrink or slab events went back up") \
 	X(uint64_t, completed, "reclaims_completed", COUNT, "begin..end pairs")       \
 	X(uint64_t, in_progress, "in_progress", COUNT,                                \
 	  "windows open at the end of input")                                         \

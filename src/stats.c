@@ -38,6 +38,7 @@ struct task_state {
 		uint64_t begin_ts;
 		int32_t order;
 		uint8_t ctx;
+		int8_t priority;	/* of its last shrink or slab event, -1: none yet */
 	} win[MAX_WINDOWS];
 	int32_t kswapd_order;
 	uint64_t wake_ts;
@@ -531,6 +532,7 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].ctx = (uint8_t)ev->ctx;
 	t->win[t->nwin].order = ev->order;
 	t->win[t->nwin].begin_ts = ev->ts_ns;
+	t->win[t->nwin].priority = -1;
 	t->nwin++;
 	r->ctx[ev->ctx].windows++;
 	r->begins_by_order[ev->ctx][ev->order]++;
@@ -696,10 +698,28 @@ static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	return 0;
 }
 
+/*
+ * do_try_to_free_pages() lowers sc->priority pass by pass from DEF_PRIORITY
+ * and every pass's shrink_node() shrinks lists and slab at that priority;
+ * its `goto retry` starts again at DEF_PRIORITY (and counts ALLOCSTALL
+ * again).  So a window's priority going back up is a retry.
+ */
+static inline void note_priority(struct task_state *t, const struct vmsa_event *ev)
+{
+	if (!t->nwin)
+		return;
+	int8_t p = ev->priority < 0 ? 0 : ev->priority > 127 ? 127 : (int8_t)ev->priority;
+	int8_t *last = &t->win[t->nwin - 1].priority;
+	if (p > *last && *last >= 0)
+		t->row->ctx[t->win[t->nwin - 1].ctx].retries++;
+	*last = p;
+}
+
 static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			      const struct vmsa_event *ev)
 {
 	struct vmsa_counters *c = ctx_counters(t);
+	note_priority(t, ev);
 	if (ev->file == 1)
 		c->reclaimed_file += ev->nr_reclaimed;
 	else if (ev->file == 0)
@@ -717,6 +737,7 @@ static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 			    const struct vmsa_event *ev)
 {
 	ctx_counters(t)->deactivated += ev->nr_deactivated;
+	note_priority(t, ev);
 	return 0;
 }
 
@@ -733,9 +754,10 @@ static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 }
 
 static int on_slab_start(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
-			 const struct vmsa_event *ev VMSA_UNUSED)
+			 const struct vmsa_event *ev)
 {
 	ctx_counters(t)->slab_calls++;
+	note_priority(t, ev);
 	return 0;
 }
 

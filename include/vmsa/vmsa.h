@@ -143,7 +143,7 @@ struct vmsa_event {
 	enum vmsa_flush_reason flush_reason; /* FLUSHER_WAKE; nr_dirty, nr_pages */
 	uint64_t nr_requested;	/* LRU_ISOLATE: 0 if not said */
 	uint64_t nr_skipped;	/* LRU_ISOLATE: 0 if not said */
-	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE: 0 if not said */
+	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE, SLAB_START: 0 if not said */
 };
 
 /* ------------------------------------------------------------------ */

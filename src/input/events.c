@@ -195,6 +195,7 @@ BUILD(build_flusher)
 BUILD(build_slab_start)
 {
 	REQ(get_i32(v, VF_NID, &ev->nid));
+	OPT(get_i32(v, VF_PRIORITY, &ev->priority));
 	return 0;
 }
 
@@ -242,7 +243,7 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		[VF_RETVAL] = {{"retval"}, VT_I64, "last shrinker return val "},
 		[VF_NR_REQUESTED] = {{"nr_requested"}, VT_COUNT, NULL},
 		[VF_NR_SKIPPED] = {{"nr_skipped"}, VT_COUNT, NULL},
-		[VF_PRIORITY] = {{"priority"}, VT_COUNT, NULL},
+		[VF_PRIORITY] = {{"priority"}, VT_COUNT, "priority "},
 	},
 	.event = {
 		BEGIN_END(VMSA_CTX_DIRECT, "mm_vmscan_direct_reclaim_begin",
@@ -276,8 +277,9 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=%s" */
 		EVENT(VMSA_EV_FLUSHER_WAKE, B(NID) | B(NR_DIRTY) | B(NR_PAGES) | B(FLUSH_REASON),
 		      build_flusher, {"mm_vmscan_wakeup_flusher"}),
-		/* "<fn> <ptr>: nid: N objects to shrink ..." */
-		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, B(NID), build_slab_start},
+		/* "<fn> <ptr>: nid: N objects to shrink ... priority N" */
+		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, B(NID) | B(PRIORITY),
+		 build_slab_start},
 		/* "<fn> <ptr>: nid: N unused scan count ... last shrinker return val N" */
 		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0, true, B(RETVAL), build_slab_end},
 	},
