@@ -71,6 +71,8 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 /* direct, memcg, softlimit and node windows only */
 #define VMSA_CTX_WINDOW(X)                                                            \
 	X(uint64_t, windows, "reclaims", COUNT, "begin events")                       \
+	X(uint64_t, retries, "retries", COUNT,                                        \
+	  "`goto retry`s: the priority of a window's shrink or slab events went back up") \
 	X(uint64_t, completed, "reclaims_completed", COUNT, "begin..end pairs")       \
 	X(uint64_t, in_progress, "in_progress", COUNT,                                \
 	  "windows open at the end of input")                                         \
@@ -102,6 +104,12 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 	  "sum from lru_shrink_inactive")                                             \
 	X(uint64_t, nr_immediate, "nr_immediate_pages", PAGES,                        \
 	  "sum from lru_shrink_inactive")                                             \
+	X(uint64_t, mglru_scanned, "mglru_scanned_pages", PAGES,                      \
+	  "multi-gen LRU isolations (nr_requested 4096): nr_scanned, folios looked at") \
+	X(uint64_t, mglru_skipped, "mglru_skipped_pages", PAGES,                      \
+	  "the same: nr_skipped (other zones); nr_scanned - nr_skipped - nr_taken were sorted") \
+	X(uint64_t, mglru_isolated, "mglru_isolated_pages", PAGES,                    \
+	  "the same: nr_taken, counted in pages_scanned as pgscan_* counts it")        \
 	X(uint64_t, active_isolated, "active_isolated_pages", PAGES,                  \
 	  "active-list rotation: nr_taken of isolations from the active lists")       \
 	X(uint64_t, deactivated, "deactivated_pages", PAGES,                          \
@@ -255,8 +263,24 @@ struct vmsa_summary {
 	uint64_t placeholder_rows_merged;
 	uint64_t isolations_counted, isolations_not_counted;
 	bool lru_names_seen, lru_names_missing;
+	/* reclaim windows but no lru_shrink_inactive: pages reclaimed unknown */
+	bool reclaims_missing;
 	struct vmsa_timeline timeline;
 };
+
+/* What the trace can tell of every context; what it cannot is null (unknown). */
+struct vmsa_known {
+	bool sync;		/* the kernel can write synchronously */
+	bool scanned;		/* pages scanned: lru_isolate events */
+	bool reclaimed;		/* pages reclaimed: lru_shrink_inactive events */
+};
+
+static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
+{
+	return (struct vmsa_known){.sync = sum->totals.sync_applicable,
+				   .scanned = !sum->totals.scans_missing,
+				   .reclaimed = !sum->reclaims_missing};
+}
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,
 			      size_t *len);

@@ -38,6 +38,7 @@ struct task_state {
 		uint64_t begin_ts;
 		int32_t order;
 		uint8_t ctx;
+		int8_t priority;	/* of its last shrink or slab event, -1: none yet */
 	} win[MAX_WINDOWS];
 	int32_t kswapd_order;
 	uint64_t wake_ts;
@@ -542,6 +543,7 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].ctx = (uint8_t)ev->ctx;
 	t->win[t->nwin].order = ev->order;
 	t->win[t->nwin].begin_ts = ev->ts_ns;
+	t->win[t->nwin].priority = -1;
 	t->nwin++;
 	r->ctx[ev->ctx].windows++;
 	r->begins_by_order[ev->ctx][ev->order]++;
@@ -607,14 +609,35 @@ static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const st
 	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev->ts_ns, ns);
 }
 
+/*
+ * The multi-gen LRU's scan_folios() (mm/vmscan.c, 6.7+; 6.12 as in
+ * fixtures/6.12-mglru) emits lru_isolate with nr_requested = MAX_LRU_BATCH
+ * (4096), nr_scanned = every folio it looked at (sorted into another
+ * generation, skipped for the zone, or isolated), and counts only the
+ * isolated ones (nr_taken) in pgscan_*.  Classic reclaim asks for at most
+ * SWAP_CLUSTER_MAX (32) per isolate_lru_folios() call.
+ */
+#define VMSA_MGLRU_BATCH 4096
+
+/* pages scanned of an inactive-list isolation, as pgscan_* counts them */
+static inline uint64_t inactive_scanned(struct vmsa_counters *c, const struct vmsa_event *ev)
+{
+	if (ev->nr_requested != VMSA_MGLRU_BATCH)
+		return ev->nr_scanned;
+	c->mglru_scanned += ev->nr_scanned;
+	c->mglru_skipped += ev->nr_skipped;
+	c->mglru_isolated += ev->nr_taken;
+	return ev->nr_taken;
+}
+
 static void on_isolate(struct vmsa_stats *st, struct vmsa_counters *c, const struct vmsa_event *ev)
 {
 	switch (ev->lru) {
 	case VMSA_LRU_INACTIVE_FILE:
-		c->scanned_file += ev->nr_scanned;
+		c->scanned_file += inactive_scanned(c, ev);
 		break;
 	case VMSA_LRU_INACTIVE_ANON:
-		c->scanned_anon += ev->nr_scanned;
+		c->scanned_anon += inactive_scanned(c, ev);
 		break;
 	case VMSA_LRU_ACTIVE_FILE:
 	case VMSA_LRU_ACTIVE_ANON:
@@ -686,10 +709,28 @@ static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	return 0;
 }
 
+/*
+ * do_try_to_free_pages() lowers sc->priority pass by pass from DEF_PRIORITY
+ * and every pass's shrink_node() shrinks lists and slab at that priority;
+ * its `goto retry` starts again at DEF_PRIORITY (and counts ALLOCSTALL
+ * again).  So a window's priority going back up is a retry.
+ */
+static inline void note_priority(struct task_state *t, const struct vmsa_event *ev)
+{
+	if (!t->nwin)
+		return;
+	int8_t p = ev->priority < 0 ? 0 : ev->priority > 127 ? 127 : (int8_t)ev->priority;
+	int8_t *last = &t->win[t->nwin - 1].priority;
+	if (p > *last && *last >= 0)
+		t->row->ctx[t->win[t->nwin - 1].ctx].retries++;
+	*last = p;
+}
+
 static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			      const struct vmsa_event *ev)
 {
 	struct vmsa_counters *c = ctx_counters(t);
+	note_priority(t, ev);
 	if (ev->file == 1)
 		c->reclaimed_file += ev->nr_reclaimed;
 	else if (ev->file == 0)
@@ -707,6 +748,7 @@ static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 			    const struct vmsa_event *ev)
 {
 	ctx_counters(t)->deactivated += ev->nr_deactivated;
+	note_priority(t, ev);
 	return 0;
 }
 
@@ -723,9 +765,10 @@ static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 }
 
 static int on_slab_start(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
-			 const struct vmsa_event *ev VMSA_UNUSED)
+			 const struct vmsa_event *ev)
 {
 	ctx_counters(t)->slab_calls++;
+	note_priority(t, ev);
 	return 0;
 }
 
@@ -1000,6 +1043,7 @@ static void compute_totals(struct vmsa_summary *sum)
 	uint64_t windows = t->ctx[VMSA_CTX_DIRECT].reclaims + t->ctx[VMSA_CTX_MEMCG].reclaims +
 			   t->kswapd_wakeups;
 	t->scans_missing = windows > 0 && isolates == 0;
+	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
 }
 
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)

@@ -13,6 +13,7 @@
 #define MEMBER(k, kind, d, value) {.key = k, kind, .doc = d},
 #define MEMBER_OPT(k, kind, d, value) {.key = k, kind, .optional = true, .doc = d},
 #define COUNTER(type, member, k, unit, d) {.key = k, VF_SUM(unit), .doc = d},
+#define COUNTER_NULL(type, member, k, unit, d) {.key = k, VF_SUM_NULL(unit), .doc = d},
 #define QUANTILE(k, q) \
 	{.key = k, VF_RULE_NULL(NS, DERIVED), \
 	 .doc = "a percentile: its bucket's upper bound, held within min_ns..max_ns (null when empty)"},
@@ -63,7 +64,7 @@ SHAPE(flusher, NULL);
 
 /* ---- reclaim contexts --------------------------------------------- */
 
-static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER)};
+static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL)};
 SHAPE(ctx, "ctx");
 
 static const struct vmsa_field ctx_windowed_members[] = {
@@ -155,6 +156,11 @@ static uint64_t scans_missing(const struct vmsa_summary *sum)
 	return (uint64_t)sum->totals.scans_missing;
 }
 
+static uint64_t reclaims_missing(const struct vmsa_summary *sum)
+{
+	return (uint64_t)sum->reclaims_missing;
+}
+
 static uint64_t went_backwards(const struct vmsa_summary *sum)
 {
 	return sum->negative_latencies;
@@ -183,6 +189,13 @@ const struct vmsa_note vmsa_notes[] = {
 		    "enabled, or a multi-gen LRU kernel before 6.7): pages scanned are unknown, "
 		    "not 0."},
 	 .count = scans_missing},
+	{NOTE("reclaims_missing",
+	      "reclaim events but no mm_vmscan_lru_shrink_inactive; pages reclaimed are unknown "
+	      "(end_nr_reclaimed_pages is the end events' sum)"),
+	 .report = {"the trace has reclaim events but no mm_vmscan_lru_shrink_inactive events: "
+		    "pages reclaimed are unknown, not 0; the end events' nr_reclaimed sum is shown "
+		    "apart (docs/attribution.md)."},
+	 .count = reclaims_missing},
 	{NOTE("timestamps_went_backwards", "some latencies were counted as 0"),
 	 .report = {"timestamps went backwards ",
 		    " times (CPUs' clocks out of step, or inputs out of order); those latencies "

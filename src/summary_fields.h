@@ -118,32 +118,36 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("hi_ns", VF_FIRST(NS), "upper bound, inclusive", u64(hi))             \
 	X("count", VF_SUM(COUNT), "values in the bucket", u64(h->buckets[i]))
 
-/* a context's writes: counters c, sync: the kernel can write synchronously */
+/* a context's writes: counters c, kn.sync: the kernel can write synchronously */
 #define VMSA_WRITES_FIELDS(X)                                                                 \
 	X("file_async", VF_SUM(COUNT), "asynchronous file page writes (events)", u64(c->write[1][0])) \
 	X("anon_async", VF_SUM(COUNT), "asynchronous anon page writes (events)", u64(c->write[0][0])) \
 	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
 	  "synchronous file page writes; null when the kernel cannot write synchronously",    \
-	  sync ? u64(c->write[1][1]) : NULL)                                                   \
+	  kn.sync ? u64(c->write[1][1]) : NULL)                                                   \
 	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
-	  sync ? u64(c->write[0][1]) : NULL)                                                   \
+	  kn.sync ? u64(c->write[0][1]) : NULL)                                                   \
 	X("pages", VF_SUM_NULL(PAGES), "pages written; null unless the events carry nr_pages", \
 	  c->write_events_with_pages ? u64(c->write_pages) : NULL)
 
 /*
  * A reclaim context's counters c (after its window counters,
- * VMSA_CTX_WINDOW in internal.h): XC the counters of VMSA_CTX_* there.
+ * VMSA_CTX_WINDOW in internal.h), what the trace can tell kn (struct
+ * vmsa_known): XC the counters of VMSA_CTX_* there, XS and XR those of
+ * VMSA_CTX_SCANNED and VMSA_CTX_RECLAIMED, null when kn says unknown.
  */
-#define VMSA_CTX_FIELDS(X, XC)                                                          \
-	X("pages_scanned", VF_SUM(PAGES),                                                 \
-	  "inactive-list isolations' nr_scanned: the sum of the three parts below",       \
-	  u64(vmsa_scanned(c)))                                                           \
-	VMSA_CTX_SCANNED(XC)                                                              \
-	X("pages_reclaimed", VF_SUM(PAGES),                                               \
-	  "lru_shrink_inactive nr_reclaimed: the sum of the three parts below",           \
-	  u64(vmsa_reclaimed(c)))                                                         \
-	VMSA_CTX_RECLAIMED(XC)                                                            \
-	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, sync)) \
+#define VMSA_CTX_FIELDS(X, XC, XS, XR)                                                  \
+	X("pages_scanned", VF_SUM_NULL(PAGES),                                            \
+	  "inactive-list isolations' nr_scanned (MGLRU's: nr_taken): the sum of the three " \
+	  "parts below; null when the trace has no lru_isolate",                          \
+	  kn.scanned ? u64(vmsa_scanned(c)) : NULL)                                       \
+	VMSA_CTX_SCANNED(XS)                                                              \
+	X("pages_reclaimed", VF_SUM_NULL(PAGES),                                          \
+	  "lru_shrink_inactive nr_reclaimed: the sum of the three parts below; null when " \
+	  "the trace has no lru_shrink_inactive (see end_nr_reclaimed_pages)",           \
+	  kn.reclaimed ? u64(vmsa_reclaimed(c)) : NULL)                                   \
+	VMSA_CTX_RECLAIMED(XR)                                                            \
+	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, kn)) \
 	VMSA_CTX_TAIL(XC)
 
 /* a windowed context's orders: the row (or sum of rows) r, context x */
@@ -174,13 +178,13 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 
 #define VMSA_PROCESS_FIELDS(X)                                                          \
 	VMSA_ROW_KEY_FIELDS(X)                                                            \
-	X("direct", VF_OBJ(ctx_window_order), "direct reclaim", ctx_order_obj(r, VMSA_CTX_DIRECT, sync)) \
-	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(r, VMSA_CTX_MEMCG, sync)) \
+	X("direct", VF_OBJ(ctx_window_order), "direct reclaim", ctx_order_obj(r, VMSA_CTX_DIRECT, kn)) \
+	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(r, VMSA_CTX_MEMCG, kn)) \
 	X("memcg_softlimit", VF_OBJ(ctx_window_order), "memcg softlimit reclaim",        \
-	  ctx_order_obj(r, VMSA_CTX_SOFTLIMIT, sync))                                     \
-	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(r, VMSA_CTX_NODE, sync)) \
+	  ctx_order_obj(r, VMSA_CTX_SOFTLIMIT, kn))                                     \
+	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(r, VMSA_CTX_NODE, kn)) \
 	X("outside_reclaim", VF_OBJ(ctx), "work in no reclaim window",                    \
-	  ctx_obj(&r->ctx[VMSA_CTX_NONE], sync, false))                                   \
+	  ctx_obj(&r->ctx[VMSA_CTX_NONE], kn, false))                                   \
 	X("wakeup_kswapd_requests", VF_SUM(COUNT), "mm_vmscan_wakeup_kswapd events",      \
 	  u64(r->wakeup_kswapd))                                                          \
 	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(r->wakeup_by_order)) \
@@ -209,15 +213,15 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("sleeps_without_wake", VF_SUM(COUNT), "mm_vmscan_kswapd_sleep with no wake before", \
 	  u64(r->kswapd_sleep_without_wake))                                             \
 	X("reclaim", VF_OBJ(kswapd_reclaim), "its kswapd-context object plus `awake_ns`",  \
-	  kswapd_reclaim_obj(r, sync))                                                    \
+	  kswapd_reclaim_obj(r, kn))                                                    \
 	XO("direct", VF_OBJ(ctx_windowed), "direct reclaim windows, when it had any",     \
-	   window_obj(r, VMSA_CTX_DIRECT, sync))                                          \
+	   window_obj(r, VMSA_CTX_DIRECT, kn))                                          \
 	XO("memcg", VF_OBJ(ctx_windowed), "memcg reclaim windows, when it had any",       \
-	   window_obj(r, VMSA_CTX_MEMCG, sync))                                           \
+	   window_obj(r, VMSA_CTX_MEMCG, kn))                                           \
 	XO("memcg_softlimit", VF_OBJ(ctx_windowed), "memcg softlimit windows, when it had any", \
-	   window_obj(r, VMSA_CTX_SOFTLIMIT, sync))                                       \
+	   window_obj(r, VMSA_CTX_SOFTLIMIT, kn))                                       \
 	XO("node", VF_OBJ(ctx_windowed), "node reclaim windows, when it had any",         \
-	   window_obj(r, VMSA_CTX_NODE, sync))                                            \
+	   window_obj(r, VMSA_CTX_NODE, kn))                                            \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(r->throttled, r->throttled_usec))                                  \
 	X("awake_ns_histogram", VF_HIST, "awake periods (log2)", hist_obj(&r->awake))
@@ -239,18 +243,18 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("awake_in_progress", VF_SUM(COUNT), "kswapd threads awake at the end of input", \
 	  u64(all->ctx[VMSA_CTX_KSWAPD].in_progress))
 
-/* the totals t of the summary sum, rows added up all, sync as writes */
+/* the totals t of the summary sum, rows added up all, kn as a context's */
 #define VMSA_TOTALS_FIELDS(X)                                                           \
 	X("direct", VF_OBJ(ctx_window_order), "direct reclaim (docs/attribution.md)",     \
-	  ctx_order_obj(all, VMSA_CTX_DIRECT, sync))                                      \
-	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(all, VMSA_CTX_MEMCG, sync)) \
+	  ctx_order_obj(all, VMSA_CTX_DIRECT, kn))                                      \
+	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(all, VMSA_CTX_MEMCG, kn)) \
 	X("memcg_softlimit", VF_OBJ(ctx_window_order), "memcg softlimit reclaim",        \
-	  ctx_order_obj(all, VMSA_CTX_SOFTLIMIT, sync))                                   \
-	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(all, VMSA_CTX_NODE, sync)) \
+	  ctx_order_obj(all, VMSA_CTX_SOFTLIMIT, kn))                                   \
+	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(all, VMSA_CTX_NODE, kn)) \
 	X("kswapd", VF_OBJ(kswapd_totals), "kswapd reclaim: the page, write and slab fields, and wake-ups", \
-	  kswapd_totals_obj(t, all, sync))                                                \
+	  kswapd_totals_obj(t, all, kn))                                                \
 	X("outside_reclaim", VF_OBJ(ctx), "work in no reclaim window: the page, write and slab fields", \
-	  ctx_obj(&all->ctx[VMSA_CTX_NONE], sync, false))                                 \
+	  ctx_obj(&all->ctx[VMSA_CTX_NONE], kn, false))                                 \
 	X("wakeup_kswapd_requests", VF_SUM(COUNT), "all mm_vmscan_wakeup_kswapd events, from any task", \
 	  u64(t->wakeup_kswapd))                                                          \
 	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(all->wakeup_by_order)) \

@@ -141,6 +141,9 @@ struct vmsa_event {
 	int64_t usec_delayed, usec_timeout;
 	uint64_t lost;		/* LOST: events dropped; 0 when not said */
 	enum vmsa_flush_reason flush_reason; /* FLUSHER_WAKE; nr_dirty, nr_pages */
+	uint64_t nr_requested;	/* LRU_ISOLATE: 0 if not said */
+	uint64_t nr_skipped;	/* LRU_ISOLATE: 0 if not said */
+	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE, SLAB_START: 0 if not said */
 };
 
 /* ------------------------------------------------------------------ */

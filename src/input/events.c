@@ -84,6 +84,8 @@ BUILD(build_isolate)
 	REQ(get(v, VF_NR_SCANNED, &ev->nr_scanned));
 	OPT(get(v, VF_NR_TAKEN, &ev->nr_taken));
 	OPT(get_i32(v, VF_ORDER, &ev->order));
+	OPT(get(v, VF_NR_REQUESTED, &ev->nr_requested));
+	OPT(get(v, VF_NR_SKIPPED, &ev->nr_skipped));
 	uint64_t x;
 	int r = get(v, VF_LRU, &x);
 	if (r < 0)
@@ -153,6 +155,7 @@ BUILD(build_shrink_inactive)
 	OPT(get(v, VF_NR_CONGESTED, &ev->nr_congested));
 	OPT(get(v, VF_NR_IMMEDIATE, &ev->nr_immediate));
 	OPT(get_i32(v, VF_NID, &ev->nid));
+	OPT(get_i32(v, VF_PRIORITY, &ev->priority));
 	return flags_file(v, ev);
 }
 
@@ -161,6 +164,7 @@ BUILD(build_shrink_active)
 	OPT(get(v, VF_NR_TAKEN, &ev->nr_taken));
 	OPT(get(v, VF_NR_DEACTIVATED, &ev->nr_deactivated));
 	OPT(get_i32(v, VF_NID, &ev->nid));
+	OPT(get_i32(v, VF_PRIORITY, &ev->priority));
 	return flags_file(v, ev);
 }
 
@@ -191,6 +195,7 @@ BUILD(build_flusher)
 BUILD(build_slab_start)
 {
 	REQ(get_i32(v, VF_NID, &ev->nid));
+	OPT(get_i32(v, VF_PRIORITY, &ev->priority));
 	return 0;
 }
 
@@ -236,6 +241,9 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		[VF_THROTTLE_REASON] = {{"reason"}, VT_THROTTLE_FLAGS, NULL},
 		[VF_FLUSH_REASON] = {{"reason"}, VT_FLUSH_REASON, NULL},
 		[VF_RETVAL] = {{"retval"}, VT_I64, "last shrinker return val "},
+		[VF_NR_REQUESTED] = {{"nr_requested"}, VT_COUNT, NULL},
+		[VF_NR_SKIPPED] = {{"nr_skipped"}, VT_COUNT, NULL},
+		[VF_PRIORITY] = {{"priority"}, VT_COUNT, "priority "},
 	},
 	.event = {
 		BEGIN_END(VMSA_CTX_DIRECT, "mm_vmscan_direct_reclaim_begin",
@@ -250,15 +258,18 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		EVENT(VMSA_EV_KSWAPD_SLEEP, B(NID), build_nid, {"mm_vmscan_kswapd_sleep"}),
 		EVENT(VMSA_EV_WAKEUP_KSWAPD, ORDER_FIELDS, build_order, {"mm_vmscan_wakeup_kswapd"}),
 		/* memcg_isolate: 2.6.36 .. 3.x */
-		EVENT(VMSA_EV_LRU_ISOLATE, B(NR_SCANNED) | B(NR_TAKEN) | B(ORDER) | B(LRU) | B(FILE),
+		EVENT(VMSA_EV_LRU_ISOLATE,
+		      B(NR_SCANNED) | B(NR_TAKEN) | B(ORDER) | B(LRU) | B(FILE) | B(NR_REQUESTED) |
+			      B(NR_SKIPPED),
 		      build_isolate, {"mm_vmscan_lru_isolate"}, {"mm_vmscan_memcg_isolate"}),
 		EVENT(VMSA_EV_WRITE, B(FLAGS) | B(FILE) | B(SYNC_IO) | B(NR_PAGES), build_write,
 		      {"mm_vmscan_writepage"}, {"mm_vmscan_write_folio", VMSA_NT_WRITE_FOLIO}),
 		EVENT(VMSA_EV_SHRINK_INACTIVE,
 		      B(NR_RECLAIMED) | B(NR_SCANNED) | B(NR_DIRTY) | B(NR_WRITEBACK) |
-			      B(NR_CONGESTED) | B(NR_IMMEDIATE) | B(NID) | B(FLAGS),
+			      B(NR_CONGESTED) | B(NR_IMMEDIATE) | B(NID) | B(FLAGS) | B(PRIORITY),
 		      build_shrink_inactive, {"mm_vmscan_lru_shrink_inactive"}),
-		EVENT(VMSA_EV_SHRINK_ACTIVE, B(NR_TAKEN) | B(NR_DEACTIVATED) | B(NID) | B(FLAGS),
+		EVENT(VMSA_EV_SHRINK_ACTIVE,
+		      B(NR_TAKEN) | B(NR_DEACTIVATED) | B(NID) | B(FLAGS) | B(PRIORITY),
 		      build_shrink_active, {"mm_vmscan_lru_shrink_active"}),
 		EVENT(VMSA_EV_THROTTLED,
 		      B(NID) | B(USEC_DELAYED) | B(USEC_TIMEOUT) | B(THROTTLE_REASON),
@@ -266,8 +277,9 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=%s" */
 		EVENT(VMSA_EV_FLUSHER_WAKE, B(NID) | B(NR_DIRTY) | B(NR_PAGES) | B(FLUSH_REASON),
 		      build_flusher, {"mm_vmscan_wakeup_flusher"}),
-		/* "<fn> <ptr>: nid: N objects to shrink ..." */
-		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, B(NID), build_slab_start},
+		/* "<fn> <ptr>: nid: N objects to shrink ... priority N" */
+		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, B(NID) | B(PRIORITY),
+		 build_slab_start},
 		/* "<fn> <ptr>: nid: N unused scan count ... last shrinker return val N" */
 		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0, true, B(RETVAL), build_slab_end},
 	},

@@ -71,11 +71,24 @@ static void line(FILE *f, const char *label, const char *value)
 	fputc('\n', f);
 }
 
-static void line_u(FILE *f, const char *label, uint64_t v)
+/* v, or "unknown" when the trace cannot tell it */
+static const char *num_k(char b[32], uint64_t v, bool known)
+{
+	if (!known)
+		return "unknown";
+	snprintf(b, 32, "%" PRIu64, v);
+	return b;
+}
+
+static void line_k(FILE *f, const char *label, uint64_t v, bool known)
 {
 	char b[32];
-	snprintf(b, sizeof(b), "%" PRIu64, v);
-	line(f, label, b);
+	line(f, label, num_k(b, v, known));
+}
+
+static void line_u(FILE *f, const char *label, uint64_t v)
+{
+	line_k(f, label, v, true);
 }
 
 /*
@@ -142,6 +155,8 @@ static bool any_counts(const struct vmsa_counters *c)
 
 static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
 {
+	struct vmsa_known kn = vmsa_known_of(sum);
+	char bs[32], br[32];
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "Process", "Direct", "Wokeup",
 		"Pages", "Pages", "Pages", "Pages", "Time");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "details", "Rclms", "Kswapd",
@@ -154,9 +169,9 @@ static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
 		if (!d->windows && !r->wakeup_kswapd && !any_counts(d))
 			continue;
 		pad_label(sum, r, f, w);
-		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8" PRIu64 " %8" PRIu64 "  %8" PRIu64
-			   " %8" PRIu64 " %8.3f",
-			d->windows, r->wakeup_kswapd, vmsa_scanned(d), vmsa_reclaimed(d),
+		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64 " %8.3f",
+			d->windows, r->wakeup_kswapd, num_k(bs, vmsa_scanned(d), kn.scanned),
+			num_k(br, vmsa_reclaimed(d), kn.reclaimed),
 			d->write[1][1] + d->write[0][1], d->write[1][0] + d->write[0][0],
 			(double)d->latency_ns / NS_PER_SEC);
 		orders(f, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);
@@ -167,6 +182,8 @@ static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
 
 static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
 {
+	struct vmsa_known kn = vmsa_known_of(sum);
+	char bs[32], br[32];
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Kswapd", "Kswapd", "Order", "Pages",
 		"Pages", "Pages", "Pages");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Instance", "Wakeups", "Re-wakeup",
@@ -178,9 +195,9 @@ static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
 		if (!r->is_kswapd && !r->kswapd_wakeups && !any_counts(k))
 			continue;
 		pad_label(sum, r, f, w);
-		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8" PRIu64 " %8" PRIu64 "  %8" PRIu64
-			   " %8" PRIu64,
-			r->kswapd_wakeups, r->kswapd_rewakeups, vmsa_scanned(k), vmsa_reclaimed(k),
+		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64,
+			r->kswapd_wakeups, r->kswapd_rewakeups, num_k(bs, vmsa_scanned(k), kn.scanned),
+			num_k(br, vmsa_reclaimed(k), kn.reclaimed),
 			k->write[1][1] + k->write[0][1], k->write[1][0] + k->write[0][0]);
 		orders(f, "wake", r->kswapd_wake_by_order);
 		orders(f, "rewake", r->kswapd_rewake_by_order);
@@ -189,10 +206,15 @@ static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
 }
 
 /* a Summary line whose label is the field table's (its compare row's) */
-static void field_u(FILE *f, const char *path, uint64_t v)
+static void field_k(FILE *f, const char *path, uint64_t v, bool known)
 {
 	const char *label = vmsa_classic_label(path);
-	line_u(f, label ? label : path, v);
+	line_k(f, label ? label : path, v, known);
+}
+
+static void field_u(FILE *f, const char *path, uint64_t v)
+{
+	field_k(f, path, v, true);
 }
 
 static void field_s(FILE *f, const char *path, uint64_t ns)
@@ -208,14 +230,21 @@ static void summary_block(FILE *f, const struct vmsa_summary *sum)
 {
 	const struct vmsa_totals *t = &sum->totals;
 	const struct vmsa_ctx_totals *d = &t->ctx[VMSA_CTX_DIRECT], *k = &t->ctx[VMSA_CTX_KSWAPD];
+	struct vmsa_known kn = vmsa_known_of(sum);
+	uint64_t retries = 0;
+	for (size_t i = 0; i < sum->nrows; i++)
+		retries += sum->rows[i]->ctx[VMSA_CTX_DIRECT].retries;
 	fputs("\nSummary\n", f);
 	field_u(f, D "reclaims", d->reclaims);
-	field_u(f, D "pages_scanned", d->pages_scanned);
-	line_u(f, "Direct reclaim file pages scanned:", d->pages_scanned_file);
-	line_u(f, "Direct reclaim anon pages scanned:", d->pages_scanned_anon);
-	field_u(f, D "pages_reclaimed", d->pages_reclaimed);
-	line_u(f, "Direct reclaim file pages reclaimed:", d->pages_reclaimed_file);
-	line_u(f, "Direct reclaim anon pages reclaimed:", d->pages_reclaimed_anon);
+	line_u(f, "Direct reclaim retries:", retries);
+	field_k(f, D "pages_scanned", d->pages_scanned, kn.scanned);
+	line_k(f, "Direct reclaim file pages scanned:", d->pages_scanned_file, kn.scanned);
+	line_k(f, "Direct reclaim anon pages scanned:", d->pages_scanned_anon, kn.scanned);
+	field_k(f, D "pages_reclaimed", d->pages_reclaimed, kn.reclaimed);
+	line_k(f, "Direct reclaim file pages reclaimed:", d->pages_reclaimed_file, kn.reclaimed);
+	line_k(f, "Direct reclaim anon pages reclaimed:", d->pages_reclaimed_anon, kn.reclaimed);
+	if (!kn.reclaimed) /* docs/attribution.md: an approximation, labelled */
+		line_u(f, "Direct reclaim pages reclaimed (from end events):", d->end_nr_reclaimed);
 	field_u(f, D "writes.file_sync", d->write_file_sync);
 	field_u(f, D "writes.anon_sync", d->write_anon_sync);
 	field_u(f, D "writes.file_async", d->write_file_async);
@@ -224,12 +253,12 @@ static void summary_block(FILE *f, const struct vmsa_summary *sum)
 	field_s(f, D "latency_ns", d->latency_ns);
 	fputc('\n', f);
 	field_u(f, K "wakeups", t->kswapd_wakeups);
-	field_u(f, K "pages_scanned", k->pages_scanned);
-	line_u(f, "Kswapd file pages scanned:", k->pages_scanned_file);
-	line_u(f, "Kswapd anon pages scanned:", k->pages_scanned_anon);
-	field_u(f, K "pages_reclaimed", k->pages_reclaimed);
-	line_u(f, "Kswapd file pages reclaimed:", k->pages_reclaimed_file);
-	line_u(f, "Kswapd anon pages reclaimed:", k->pages_reclaimed_anon);
+	field_k(f, K "pages_scanned", k->pages_scanned, kn.scanned);
+	line_k(f, "Kswapd file pages scanned:", k->pages_scanned_file, kn.scanned);
+	line_k(f, "Kswapd anon pages scanned:", k->pages_scanned_anon, kn.scanned);
+	field_k(f, K "pages_reclaimed", k->pages_reclaimed, kn.reclaimed);
+	line_k(f, "Kswapd file pages reclaimed:", k->pages_reclaimed_file, kn.reclaimed);
+	line_k(f, "Kswapd anon pages reclaimed:", k->pages_reclaimed_anon, kn.reclaimed);
 	field_u(f, K "writes.file_sync", k->write_file_sync);
 	field_u(f, K "writes.anon_sync", k->write_anon_sync);
 	field_u(f, K "writes.file_async", k->write_file_async);
@@ -241,6 +270,7 @@ static void summary_block(FILE *f, const struct vmsa_summary *sum)
 static void additions(FILE *f, const struct vmsa_summary *sum)
 {
 	const struct vmsa_totals *t = &sum->totals;
+	struct vmsa_known kn = vmsa_known_of(sum);
 	static const enum vmsa_ctx extra[] = {VMSA_CTX_MEMCG, VMSA_CTX_SOFTLIMIT, VMSA_CTX_NODE};
 	static const char *const title[] = {"Memcg", "Memcg softlimit", "Node"};
 	char label[64];
@@ -252,9 +282,14 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 		if (!c->reclaims)
 			continue;
 		snprintf(label, sizeof(label), "%s reclaim pages scanned:", title[i]);
-		line_u(f, label, c->pages_scanned);
+		line_k(f, label, c->pages_scanned, kn.scanned);
 		snprintf(label, sizeof(label), "%s reclaim pages reclaimed:", title[i]);
-		line_u(f, label, c->pages_reclaimed);
+		line_k(f, label, c->pages_reclaimed, kn.reclaimed);
+		if (!kn.reclaimed) {
+			snprintf(label, sizeof(label), "%s reclaim pages reclaimed (from end events):",
+				 title[i]);
+			line_u(f, label, c->end_nr_reclaimed);
+		}
 		snprintf(label, sizeof(label), "%s reclaim writes:", title[i]);
 		line_u(f, label, c->write_file_async + c->write_anon_async + c->write_file_sync +
 					 c->write_anon_sync);
@@ -263,8 +298,8 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 	}
 	const struct vmsa_ctx_totals *o = &t->ctx[VMSA_CTX_NONE];
 	if (o->pages_scanned || o->pages_reclaimed || o->write_file_async || o->write_anon_async) {
-		line_u(f, "Pages scanned outside any window:", o->pages_scanned);
-		line_u(f, "Pages reclaimed outside any window:", o->pages_reclaimed);
+		line_k(f, "Pages scanned outside any window:", o->pages_scanned, kn.scanned);
+		line_k(f, "Pages reclaimed outside any window:", o->pages_reclaimed, kn.reclaimed);
 	}
 	bool throttled = false;
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)

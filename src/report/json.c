@@ -63,6 +63,10 @@ static jo *str_utf8(const char *s, size_t n)
 			add(o, k, v_);    \
 	}
 #define PUT_COUNTER(type, member, k, unit, meaning) add(o, k, u64((uint64_t)c->member));
+#define PUT_SCANNED(type, member, k, unit, meaning) \
+	add(o, k, kn.scanned ? u64((uint64_t)c->member) : NULL);
+#define PUT_RECLAIMED(type, member, k, unit, meaning) \
+	add(o, k, kn.reclaimed ? u64((uint64_t)c->member) : NULL);
 #define PUT_QUANTILE(k, q) add(o, k, h->count ? u64(vmsa_hist_quantile(h, q)) : NULL);
 #define NO_MEMBER(k, kind, meaning, value)
 
@@ -101,7 +105,7 @@ static jo *orders(const uint64_t *v)
 	return o;
 }
 
-static jo *writes_obj(const struct vmsa_counters *c, bool sync)
+static jo *writes_obj(const struct vmsa_counters *c, struct vmsa_known kn)
 {
 	jo *o = json_object_new_object();
 	VMSA_WRITES_FIELDS(PUT)
@@ -109,20 +113,20 @@ static jo *writes_obj(const struct vmsa_counters *c, bool sync)
 }
 
 /* One reclaim context's counters (a row's or the totals'). */
-static jo *ctx_obj(const struct vmsa_counters *c, bool sync, bool windowed)
+static jo *ctx_obj(const struct vmsa_counters *c, struct vmsa_known kn, bool windowed)
 {
 	jo *o = json_object_new_object();
 	if (windowed) {
 		VMSA_CTX_WINDOW(PUT_COUNTER)
 	}
-	VMSA_CTX_FIELDS(PUT, PUT_COUNTER)
+	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED)
 	return o;
 }
 
 /* context x of the row (or rows added up) r, with its orders */
-static jo *ctx_order_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, bool sync)
+static jo *ctx_order_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	jo *o = ctx_obj(&r->ctx[x], sync, true);
+	jo *o = ctx_obj(&r->ctx[x], kn, true);
 	VMSA_CTX_ORDER_FIELDS(PUT)
 	return o;
 }
@@ -158,28 +162,28 @@ static jo *comm_str(const struct vmsa_summary *sum, const struct vmsa_task_row *
 
 static jo *process_obj(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
-	bool sync = sum->totals.sync_applicable;
+	struct vmsa_known kn = vmsa_known_of(sum);
 	jo *o = json_object_new_object();
 	VMSA_PROCESS_FIELDS(PUT)
 	return o;
 }
 
-static jo *kswapd_reclaim_obj(const struct vmsa_task_row *r, bool sync)
+static jo *kswapd_reclaim_obj(const struct vmsa_task_row *r, struct vmsa_known kn)
 {
-	jo *o = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], sync, false);
+	jo *o = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], kn, false);
 	VMSA_KSWAPD_RECLAIM_FIELDS(PUT)
 	return o;
 }
 
 /* a kswapd thread's windows of context x, when it had any */
-static jo *window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, bool sync)
+static jo *window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	return r->ctx[x].windows ? ctx_obj(&r->ctx[x], sync, true) : NULL;
+	return r->ctx[x].windows ? ctx_obj(&r->ctx[x], kn, true) : NULL;
 }
 
 static jo *kswapd_obj(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
-	bool sync = sum->totals.sync_applicable;
+	struct vmsa_known kn = vmsa_known_of(sum);
 	jo *o = json_object_new_object();
 	VMSA_KSWAPD_ROW_FIELDS(PUT, PUT_OPT)
 	return o;
@@ -270,9 +274,9 @@ static jo *notes(const struct vmsa_summary *sum)
 }
 
 static jo *kswapd_totals_obj(const struct vmsa_totals *t, const struct vmsa_task_row *all,
-			     bool sync)
+			     struct vmsa_known kn)
 {
-	jo *o = ctx_obj(&all->ctx[VMSA_CTX_KSWAPD], sync, false);
+	jo *o = ctx_obj(&all->ctx[VMSA_CTX_KSWAPD], kn, false);
 	VMSA_KSWAPD_TOTALS_FIELDS(PUT)
 	return o;
 }
@@ -281,7 +285,7 @@ static jo *kswapd_totals_obj(const struct vmsa_totals *t, const struct vmsa_task
 static jo *totals_obj(const struct vmsa_summary *sum)
 {
 	const struct vmsa_totals *t = &sum->totals;
-	bool sync = t->sync_applicable;
+	struct vmsa_known kn = vmsa_known_of(sum);
 	struct vmsa_task_row rows;
 	memset(&rows, 0, sizeof(rows));
 	for (size_t i = 0; i < sum->nrows; i++)

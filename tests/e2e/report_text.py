@@ -78,10 +78,20 @@ def main():
         "tasks_folded": "Tasks in (other tasks), past --max-tasks:",
         "sync_io_not_applicable": "Note: this kernel's reclaim writes only asynchronously",
         "scans_missing": "pages scanned are unknown",
+        "reclaims_missing": "pages reclaimed are unknown, not 0",
     }
     check("the constructed trace has the four notes",
           set(notes) >= {"events_lost", "timestamps_went_backwards", "tasks_folded",
-                         "sync_io_not_applicable"}, notes)
+                         "sync_io_not_applicable", "scans_missing", "reclaims_missing"}, notes)
+    # no lru_isolate, no lru_shrink_inactive: unknown, never 0; the end events' sum apart
+    check("pages scanned and reclaimed unknown in the Summary",
+          "Direct reclaim pages scanned:\t\tunknown" in out
+          and "Direct reclaim pages reclaimed:\t\tunknown" in out
+          and "Direct reclaim pages reclaimed (from end events):\t7" in out, out)
+    d = json.loads(js)["totals"]["direct"]
+    check("pages scanned and reclaimed null in JSON, end events' sum given",
+          d["pages_scanned"] is None and d["pages_scanned_anon"] is None
+          and d["pages_reclaimed"] is None and d["end_nr_reclaimed_pages"] == 7, d)
     for n in notes:
         check("note %s in the classic report" % n, n in sentence and sentence[n] in out,
               out[-800:])

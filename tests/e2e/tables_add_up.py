@@ -25,6 +25,33 @@ def check(name, ok, detail=""):
     print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
 
 
+def num(t):
+    """A number, or None for "unknown" (the trace cannot tell it)."""
+    return None if t == "unknown" else float(t)
+
+
+class NoRows:
+    """An empty table's column: 0 or unknown, as the Summary says."""
+    def __eq__(self, other):
+        return other in (0, None)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "no rows"
+
+
+def column(rows, i):
+    """The sum of column i; None when its cells are unknown (then all must be)."""
+    if not rows:
+        return NoRows()
+    cells = [r[i] for r in rows]
+    if any(c is None for c in cells):
+        return None if all(c is None for c in cells) else "some unknown"
+    return sum(cells)
+
+
 def table(lines, start, ncols):
     """Rows of the table whose first heading line starts with `start`:
     the last ncols numbers of each row (order tags "x-N=M" dropped)."""
@@ -35,7 +62,7 @@ def table(lines, start, ncols):
                 if not r.strip():
                     return rows
                 toks = [t for t in r.split() if "=" not in t]
-                rows.append([float(t) for t in toks[-ncols:]])
+                rows.append([num(t) for t in toks[-ncols:]])
             return rows
     return None
 
@@ -47,7 +74,7 @@ def summary(lines):
             k, v = l.split(":", 1)
             v = v.strip().split()[0] if v.strip() else ""
             try:
-                out[k.strip()] = float(v)
+                out[k.strip()] = num(v)
             except ValueError:
                 pass
     return out
@@ -80,7 +107,7 @@ def main():
             if p.returncode or proc is None or ksw is None:
                 check("%s: report with both tables" % label, False, p.stderr[-300:])
                 continue
-            col = lambda rows, i: sum(r[i] for r in rows)
+            col = column
             want = [
                 ("direct reclaims", col(proc, 0), s["Direct reclaims"]),
                 ("wake kswapd requests", col(proc, 1), s["Wake kswapd requests"]),
@@ -100,7 +127,7 @@ def main():
             ]
             bad = [(n, a, b) for n, a, b in want if a != b]
             # stall seconds: rows print 3 decimals, the Summary 2 or more
-            stall, total = col(proc, 6), s["Time stalled direct reclaim"]
+            stall, total = col(proc, 6) if proc else 0, s["Time stalled direct reclaim"]
             if abs(stall - total) > 0.0005 * len(proc) + 0.005:
                 bad.append(("time stalled", stall, total))
             check("%s: %d process and %d kswapd rows add up" % (label, len(proc), len(ksw)),

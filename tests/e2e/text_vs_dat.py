@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The text decoder and the trace.dat decoder agree: for every real capture
-under fixtures/6.1/*/* (trace.txt.xz and trace.dat of the same run), the two
+under fixtures/{6.1,6.1-mglru,6.12,6.12-mglru}/*/* (trace.txt.xz and trace.dat of the same run), the two
 JSON summaries are identical once what cannot be identical is set aside:
 
   * the "input" block (file names, sizes, line or record counts, the
@@ -87,17 +87,29 @@ def differences(a, b, path=""):
         yield "%s: text %r, trace.dat %r" % (path, a, b)
 
 
+# captures whose text cannot agree, and why
+KNOWN = {
+    "6.12-mglru/dirty-swap/upstream":
+        "trace_pipe names pid 113 'exe', then 'cat', inside one direct reclaim; the "
+        "analyzer abandons the window at the name change (fixtures_vmstat.py)",
+}
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     failed = checked = 0
-    for d in sorted(glob.glob(os.path.join(src, "fixtures", "6.1", "*", "*"))):
+    for d in sorted(m for k in ("6.1", "6.1-mglru", "6.12", "6.12-mglru")
+                    for m in glob.glob(os.path.join(src, "fixtures", k, "*", "*"))):
         dat = os.path.join(d, "trace.dat")
         xz = os.path.join(d, "trace.txt.xz")
         if not (os.path.exists(dat) and os.path.exists(xz)):
             continue
         label = os.path.relpath(d, os.path.join(src, "fixtures"))
+        if label in KNOWN:
+            print("skip %s: %s" % (label, KNOWN[label]))
+            continue
         text = os.path.join(work, "trace.txt")
         with lzma.open(xz) as f, open(text, "wb") as g:
             shutil.copyfileobj(f, g)
