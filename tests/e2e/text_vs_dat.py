@@ -90,8 +90,9 @@ def differences(a, b, path=""):
 # captures whose text cannot agree, and why
 KNOWN = {
     "6.12-mglru/dirty-swap/upstream":
-        "trace_pipe names pid 113 'exe', then 'cat', inside one direct reclaim; the "
-        "analyzer abandons the window at the name change (fixtures_vmstat.py)",
+        "trace_pipe names pid 113 'exe', then 'cat', inside one direct reclaim: the text "
+        "has two rows for the task where trace.dat has one (the totals agree: "
+        "fixtures_vmstat.py compares them)",
 }
 
 
