@@ -143,9 +143,14 @@ void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char
 			       const char *e, struct vmsa_values *v)
 {
 	const struct plan *pl = &p->plan[event];
+	/* labels usually come in the plan's order: each is looked for after the
+	 * previous one first, then from the start of the fields */
+	const char *from = s;
 	for (unsigned j = 0; j < pl->n; j++) {
 		const struct plan_item *it = &pl->item[j];
-		const char *q = vmsa_text_find_lit(s, e, it->label, it->label_len);
+		const char *q = vmsa_text_find_lit(from, e, it->label, it->label_len);
+		if (!q && from != s)
+			q = vmsa_text_find_lit(s, e, it->label, it->label_len);
 		if (!q)
 			continue;
 		const char *ve = q;
@@ -155,6 +160,7 @@ void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char
 			ve++;
 		read_value(p->flag_memo, (enum vmsa_field)it->field, (enum vmsa_field_type)it->type,
 			   q, ve, v);
+		from = ve;
 	}
 }
 
