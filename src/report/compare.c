@@ -34,9 +34,18 @@ static void note_missing(struct lacks *m, int col, const char *path)
 		m->v[m->n++] = (struct missing){col, path};
 }
 
-/* The sum of the fields at paths: NAN if one is null, or absent (then *absent). */
+/* The trace cannot tell this field (null), unless it is a sync-write count,
+ * null because the kernel cannot write synchronously (not applicable). */
+static bool unknown_field(const char *path)
+{
+	size_t n = strlen(path);
+	return !(n > 5 && !strcmp(path + n - 5, "_sync"));
+}
+
+/* The sum of the fields at paths: NAN if one is null (then *unknown, see
+ * unknown_field()), or absent (then *absent). */
 static double sum_of(const struct vmsa_doc *d, const char *const *paths, bool *absent,
-		     struct lacks *m, int col)
+		     bool *unknown, struct lacks *m, int col)
 {
 	double s = 0;
 	for (int i = 0; i < VMSA_COMPARE_PATHS && paths[i]; i++) {
@@ -46,24 +55,27 @@ static double sum_of(const struct vmsa_doc *d, const char *const *paths, bool *a
 			*absent = true;
 			note_missing(m, col, paths[i]);
 		}
+		if (r == 1 && unknown_field(paths[i]))
+			*unknown = true;
 		s = i ? s + (r == 0 ? v : NAN) : (r == 0 ? v : NAN);
 	}
 	return s;
 }
 
-/* NAN when not measured (null) or absent (then *absent) */
+/* NAN when not measured (null: *unknown), not applicable or a ratio of
+ * nothing, or absent (then *absent) */
 static double value(const struct vmsa_doc *d, const struct vmsa_compare_row *r, bool *absent,
-		    struct lacks *m, int col)
+		    bool *unknown, struct lacks *m, int col)
 {
-	*absent = false;
-	double num = sum_of(d, r->num, absent, m, col);
+	*absent = *unknown = false;
+	double num = sum_of(d, r->num, absent, unknown, m, col);
 	switch (r->fmt) {
 	case VMSA_FMT_PERCENT: {
-		double den = sum_of(d, r->den, absent, m, col);
+		double den = sum_of(d, r->den, absent, unknown, m, col);
 		return den > 0 ? 100.0 * num / den : NAN;
 	}
 	case VMSA_FMT_RATE: {
-		double secs = sum_of(d, r->den, absent, m, col) / 1e9;
+		double secs = sum_of(d, r->den, absent, unknown, m, col) / 1e9;
 		return secs > 0 ? num / secs : NAN;
 	}
 	default:
@@ -71,11 +83,16 @@ static double value(const struct vmsa_doc *d, const struct vmsa_compare_row *r, 
 	}
 }
 
-/* "?": a field is absent from this input; "-": not measured (null) */
-static void fmt(char *buf, size_t n, enum vmsa_format k, double v, bool absent)
+/* "?": a field is absent from this input; "unknown": the trace cannot tell
+ * (null); "-": not applicable, or a ratio of nothing */
+static void fmt(char *buf, size_t n, enum vmsa_format k, double v, bool absent, bool unknown)
 {
 	if (absent) {
 		snprintf(buf, n, "?");
+		return;
+	}
+	if (isnan(v) && unknown) {
+		snprintf(buf, n, "unknown");
 		return;
 	}
 	if (isnan(v)) {
@@ -112,8 +129,8 @@ static int compare_json(FILE *f, const struct vmsa_doc *const *docs, const char 
 		struct json_object *o = json_object_new_object(), *vals = json_object_new_array();
 		json_object_object_add(o, "row", json_object_new_string(row->label));
 		for (int i = 0; i < n; i++) {
-			bool absent;
-			double v = value(docs[i], row, &absent, m, i);
+			bool absent, unknown;
+			double v = value(docs[i], row, &absent, &unknown, m, i);
 			if (row->fmt == VMSA_FMT_SECONDS || row->fmt == VMSA_FMT_MSEC)
 				v /= row->fmt == VMSA_FMT_SECONDS ? 1e9 : 1e6;
 			json_object_array_add(vals, isnan(v) ? NULL : json_object_new_double(v));
@@ -162,13 +179,13 @@ int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char 
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
 		if (!row->label)
 			continue;
-		bool base_absent;
-		double base = value(docs[0], row, &base_absent, &m, 0);
+		bool base_absent, base_unknown;
+		double base = value(docs[0], row, &base_absent, &base_unknown, &m, 0);
 		for (int i = 0; i < n; i++) {
 			char b[64], *cell = cells + (r * (size_t)n + (size_t)i) * CELL;
-			bool absent;
-			double v = value(docs[i], row, &absent, &m, i);
-			fmt(b, sizeof(b), row->fmt, v, absent);
+			bool absent, unknown;
+			double v = value(docs[i], row, &absent, &unknown, &m, i);
+			fmt(b, sizeof(b), row->fmt, v, absent, unknown);
 			bool change = relative && i > 0 && row->change && !isnan(v) && !isnan(base);
 			if (change && base != 0)
 				snprintf(cell, CELL, "%s(%+.0f%%)", b, 100.0 * (v - base) / base);

@@ -55,6 +55,13 @@ def main():
     check("2.5 s stall prints as 2.50 seconds",
           rc == 0 and "Time stalled direct reclaim: \t\t2.50 seconds" in out, out)
 
+    # compare says unknown where the summary has null: begin/end only, no isolations
+    p = subprocess.run([tool, "compare", short, long_], capture_output=True, text=True)
+    scanned = [l for l in p.stdout.splitlines() if l.startswith("Direct reclaim pages scanned")]
+    check("compare shows unknown pages scanned (null in the summary), never 0",
+          p.returncode == 0 and bool(scanned) and
+          scanned[0].split()[-2:] == ["unknown", "unknown"], p.stdout)
+
     # 2. every note of the JSON in the text report
     noted = os.path.join(work, "notes.txt")
     with open(noted, "w") as f:
