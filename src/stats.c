@@ -1006,6 +1006,7 @@ static void add_ctx_totals(struct vmsa_ctx_totals *o, const struct vmsa_counters
 	o->write_pages += k->write_pages;
 	o->latency_ns += k->latency_ns;
 	o->end_nr_reclaimed += k->end_nr_reclaimed;
+	o->retries += k->retries;
 }
 
 static void compute_totals(struct vmsa_summary *sum)

@@ -586,6 +586,7 @@ struct vmsa_ctx_totals {
 	uint64_t write_pages;		/* pages, where events say */
 	uint64_t latency_ns;		/* stall (direct) or awake (kswapd) */
 	uint64_t end_nr_reclaimed;	/* sum of *_reclaim_end nr_reclaimed */
+	uint64_t retries;		/* the priority went back up inside a window */
 };
 
 struct vmsa_totals {

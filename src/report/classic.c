@@ -231,12 +231,9 @@ static void summary_block(FILE *f, const struct vmsa_summary *sum)
 	const struct vmsa_totals *t = &sum->totals;
 	const struct vmsa_ctx_totals *d = &t->ctx[VMSA_CTX_DIRECT], *k = &t->ctx[VMSA_CTX_KSWAPD];
 	struct vmsa_known kn = vmsa_known_of(sum);
-	uint64_t retries = 0;
-	for (size_t i = 0; i < sum->nrows; i++)
-		retries += sum->rows[i]->ctx[VMSA_CTX_DIRECT].retries;
 	fputs("\nSummary\n", f);
 	field_u(f, D "reclaims", d->reclaims);
-	line_u(f, "Direct reclaim retries:", retries);
+	line_u(f, "Direct reclaim retries:", d->retries);
 	field_k(f, D "pages_scanned", d->pages_scanned, kn.scanned);
 	line_k(f, "Direct reclaim file pages scanned:", d->pages_scanned_file, kn.scanned);
 	line_k(f, "Direct reclaim anon pages scanned:", d->pages_scanned_anon, kn.scanned);
