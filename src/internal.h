@@ -286,6 +286,9 @@ const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_
 			      size_t *len);
 /* The name of the reclaim write event the traits have seen ("none"); events.c. */
 const char *vmsa_write_event_name(const struct vmsa_traits *t);
+/* The document's JSON tree, read in place (summary_doc.c); owned by the document. */
+struct json_object;
+const struct json_object *vmsa_doc_json(const struct vmsa_doc *d);
 const char *vmsa_ctx_name(enum vmsa_ctx c);
 const char *vmsa_throttle_name(enum vmsa_throttle t);
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r);

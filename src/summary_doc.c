@@ -70,6 +70,11 @@ int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path)
 	return doc_wrap(out, root);
 }
 
+const struct json_object *vmsa_doc_json(const struct vmsa_doc *d)
+{
+	return d->root;
+}
+
 int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty)
 {
 	return vmsa_json_write(f, d->root, pretty);

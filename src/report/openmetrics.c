@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "vmsa/vmsa.h"
+#include "../internal.h"
 
 #define LE_MIN_LOG2 10
 #define LE_MAX_LOG2 40
@@ -257,32 +258,13 @@ static int histogram_samples(struct writer *w, json_object *latency, const struc
 	return 0;
 }
 
-/* The document's JSON tree, read back from its text (doc.c keeps its own). */
-static json_object *doc_tree(const struct vmsa_doc *d)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *ms = open_memstream(&text, &len);
-	if (!ms)
-		return NULL;
-	int err = vmsa_doc_write(ms, d, 0);
-	if (fclose(ms) || err) {
-		free(text);
-		return NULL;
-	}
-	json_object *root = json_tokener_parse(text);
-	free(text);
-	return root;
-}
-
 int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics_format fmt)
 {
 	double version;
 	if (vmsa_doc_number(d, "schema_version", &version) != 0)
 		return VMSA_E_CORRUPT;
-	json_object *root = doc_tree(d), *latency;
-	if (!root)
-		return VMSA_E_NOMEM;
+	const json_object *root = vmsa_doc_json(d);
+	json_object *latency;
 	struct writer w = {.f = f, .fmt = fmt};
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		const struct counter *c = &counters[i];
@@ -294,7 +276,6 @@ int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics
 	    json_object_is_type(latency, json_type_object))
 		for (size_t i = 0; !err && i < sizeof(histograms) / sizeof(histograms[0]); i++)
 			err = histogram_samples(&w, latency, &histograms[i]);
-	json_object_put(root);
 	if (!err && fmt == VMSA_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	if (!err && (fflush(f) || ferror(f)))
