@@ -7,6 +7,7 @@ echo 80 > /proc/sys/vm/dirty_ratio
 echo 50 > /proc/sys/vm/dirty_background_ratio
 # dirty the page cache first (the data disk is throttled to 4 MB/s), then
 # push it out with anonymous memory
+w0=$(cut -d' ' -f1 /proc/uptime)
 dd if=/dev/zero of=/data/big bs=1M count=110 2>/dev/null &
 DD=$!
 sleep 4
@@ -16,6 +17,9 @@ H1=$!
 H2=$!
 workload_running
 wait $DD $H1 $H2
+# the result: 110 MB written by dd, and the time the phase took
+echo "file_mb_written=110 write_phase_seconds=$(echo "$(cut -d' ' -f1 /proc/uptime) $w0" |
+	awk '{ printf "%.2f", $1 - $2 }')" > /trace/workload.out
 # quiesce before the memcg phase: the cgroup's memory.stat pgscan also
 # counts global reclaim scanning the cgroup's pages, which a trace cannot
 # attribute to a memcg; with global reclaim idle, all of them are memcg reclaim
