@@ -1,12 +1,47 @@
 #!/bin/sh
-# The cover letter's comparison, on the committed 6.1 fixtures of the
-# dirty-swap scenario: the four 2010 kernels as settings of the kernel/
-# series, plus upstream 6.1.  docs/experiment-dirty-swap.txt is this output.
-# usage: scripts/experiment-table.sh [TOOL]
+# The cover letter's comparison on the 6.1 dirty-swap scenario: the four
+# 2010 kernels' rules as settings of the kernel/ series, plus upstream 6.1.
+#   scripts/experiment-table.sh [TOOL]         one committed capture per
+#       setting (fixtures/6.1/dirty-swap/<setting>/trace.dat):
+#       docs/experiment-dirty-swap.txt is this output
+#   scripts/experiment-table.sh --runs [TOOL]  the repeated runs
+#       (kernel/experiment: fixtures/6.1/dirty-swap/<setting>/runs/), mean
+#       +- sd per setting and Welch's test against the first column, for the
+#       settings that have runs: docs/experiment-runs-dirty-swap.txt
 set -eu
 cd "$(dirname "$0")/.."
+runs=0
+[ "${1:-}" = --runs ] && { runs=1; shift; }
 tool=${1:-build/vmscan-analyze}
 f=fixtures/6.1/dirty-swap
+if [ $runs = 1 ]; then
+	set --
+	for s in traceonly nodirect flusholdest flushforward upstream; do
+		[ -d "$f/$s/runs" ] && set -- "$@" --name "$s" "$f/$s"
+	done
+	[ $# -gt 0 ] || { echo "experiment-table: no runs under $f/*/runs" >&2; exit 1; }
+	# --name NAME DIR pairs: the names first, then the directories
+	names="" dirs=""
+	while [ $# -gt 0 ]; do names="$names --name $2"; dirs="$dirs $3"; shift 3; done
+	# shellcheck disable=SC2086
+	"$tool" compare $names $dirs
+	# and the workload's own result (kernel/run's metadata.json), mean +- sd
+	echo
+	printf '%-40s' "Workload (metadata.json), mean +- sd"
+	for d in $dirs; do printf '%20s' "${d##*/}"; done
+	echo
+	for k in workload_seconds write_phase_seconds; do
+		printf '%-40s' "$k"
+		for d in $dirs; do
+			sed -n "s/.*\"$k\": \([0-9.]*\).*/\1/p" "$d"/runs/*/metadata.json |
+				awk '{ n++; s += $1; q += $1 * $1 }
+				     END { if (n < 2) { printf "%20s", n ? sprintf("%.2f (n=1)", s) : "-"; exit }
+					   sd = sqrt((q - s * s / n) / (n - 1)); printf "%20s", sprintf("%.2f +- %.2f", s / n, sd) }'
+		done
+		echo
+	done
+	exit 0
+fi
 exec "$tool" compare --name traceonly --name nodirect --name flusholdest \
 	--name flushforward --name upstream-6.1 \
 	$f/traceonly/trace.dat $f/nodirect/trace.dat $f/flusholdest/trace.dat \
