@@ -18,6 +18,9 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 	if ((cli_metrics_format(c->format, &mf) || c->metrics_path) && n > 0 &&
 	    !vmsa_input_detect_path(paths[0], &kind) && kind == VMSA_INPUT_SUMMARY)
 		return cmd_merge(c, n, paths); /* metrics of JSON summaries: added up as merge does */
+	for (int i = 0; i < n; i++)
+		if (!vmsa_input_detect_path(paths[i], &kind) && kind == VMSA_INPUT_SUMMARY)
+			return cli_report_summaries(c, n, paths); /* a CI artifact, for a person */
 	static const char *const stdin_only[] = {"-"};
 	const char *const *inputs = n > 0 ? (const char *const *)paths : stdin_only;
 	int ninputs = n > 0 ? n : 1;

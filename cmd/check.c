@@ -12,27 +12,10 @@
 
 #include "cli.h"
 
-/* NUMBER, PATH or NUMBER * PATH. */
-struct operand {
-	double factor;		/* the number, or the path's factor */
-	char path[256];		/* "" for a number */
-};
-
-enum verdict { HOLDS, VIOLATED, VACUOUS, NOT_MEASURED };
-
-static const char *const verdict_names[] = {"holds", "violated", "vacuous", "not measured"};
-
+/* A threshold as given, and what the library made of it. */
 struct threshold {
 	char *expr;
-	struct operand a, b;
-	const char *op;
-	/* after evaluate() */
-	enum verdict verdict;
-	bool pass;
-	const struct operand *field, *bound; /* the side naming the field, the other */
-	double measured, bound_value;
-	bool measured_null, bound_null;
-	char why[320];		/* vacuous or not measured: why */
+	struct vmsa_threshold r;
 };
 
 struct gate {
@@ -47,78 +30,13 @@ static const char *skip(const char *p)
 	return p;
 }
 
-/* Parses an operand at *pp; 0, or a usage error told in msg. */
-static int parse_operand(const char **pp, struct operand *o, char *msg, size_t msgn)
-{
-	const char *p = skip(*pp);
-	*o = (struct operand){.factor = 1};
-	if ((*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '+') {
-		char *end;
-		errno = 0;
-		o->factor = strtod(p, &end);
-		if (end == p || errno) {
-			snprintf(msg, msgn, "'%s' is not a number", p);
-			return EXIT_USAGE;
-		}
-		const char *q = skip(end);
-		if (*q != '*') {
-			*pp = q;
-			return EXIT_OK;
-		}
-		p = skip(q + 1);
-	}
-	size_t n = strcspn(p, " \t<>=!*");
-	if (n == 0 || n >= sizeof(o->path)) {
-		snprintf(msg, msgn, "a number or a field path is missing at '%s'", p);
-		return EXIT_USAGE;
-	}
-	memcpy(o->path, p, n);
-	o->path[n] = '\0';
-	enum vmsa_unit unit;
-	if (vmsa_summary_field(o->path, &unit)) {
-		snprintf(msg, msgn, "%s is not a field of the summary schema (docs/json-schema.md)",
-			 o->path);
-		return EXIT_USAGE;
-	}
-	if (unit == VMSA_UNIT_TEXT || unit == VMSA_UNIT_OBJECT || unit == VMSA_UNIT_LIST ||
-	    unit == VMSA_UNIT_FLAG) {
-		snprintf(msg, msgn, "%s is not a number (%s)", o->path, vmsa_unit_name(unit));
-		return EXIT_USAGE;
-	}
-	*pp = p + n;
-	return EXIT_OK;
-}
-
-/* "A OP B"; 0, or a usage error (told). */
+/* Parsed (no document yet); 0, or a usage error (told). */
 static int parse_threshold(struct threshold *t)
 {
-	static const char *const ops[] = {"<=", ">=", "==", "!=", "<", ">"};
-	char msg[400] = "";
-	const char *p = t->expr;
-	int status = parse_operand(&p, &t->a, msg, sizeof(msg));
-	p = skip(p);
-	for (size_t i = 0; !status && !t->op && i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strncmp(p, ops[i], strlen(ops[i]))) {
-			t->op = ops[i];
-			p += strlen(ops[i]);
-		}
-	if (!status && !t->op) {
-		snprintf(msg, sizeof(msg), "expected one of < <= == != >= > at '%s'", p);
-		status = EXIT_USAGE;
-	}
-	if (!status)
-		status = parse_operand(&p, &t->b, msg, sizeof(msg));
-	if (!status && *skip(p)) {
-		snprintf(msg, sizeof(msg), "unexpected '%s'", skip(p));
-		status = EXIT_USAGE;
-	}
-	if (!status && !t->a.path[0] && !t->b.path[0]) {
-		snprintf(msg, sizeof(msg), "names no field");
-		status = EXIT_USAGE;
-	}
-	if (status)
-		fprintf(stderr, "vmscan-analyze: threshold '%s': %s\n", t->expr, msg);
-	return status;
+	if (!vmsa_threshold_check(NULL, t->expr, 0, &t->r))
+		return EXIT_OK;
+	fprintf(stderr, "vmscan-analyze: threshold '%s': %s\n", t->expr, t->r.message);
+	return EXIT_USAGE;
 }
 
 static int add_threshold(struct gate *g, const char *text)
@@ -162,122 +80,6 @@ static int read_thresholds(struct gate *g, const char *path)
 	return status;
 }
 
-/* What a histogram of nothing means, for the vacuous verdict. */
-static void nothing_counted(const char *path, char *why, size_t n)
-{
-	static const struct {
-		const char *hist, *what;
-	} hists[] = {
-		{"latency.direct_stall_ns.", "no direct reclaim stalls"},
-		{"latency.kswapd_awake_ns.", "no kswapd awake periods"},
-		{"latency.memcg_reclaim_ns.", "no memcg reclaims"},
-	};
-	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
-		if (!strncmp(path, hists[i].hist, strlen(hists[i].hist))) {
-			snprintf(why, n, "vacuous: %s", hists[i].what);
-			return;
-		}
-	snprintf(why, n, "vacuous: nothing was counted (count is 0)");
-}
-
-/*
- * The value of o in d: 0 (*v), 1 for a statistic of nothing (its
- * histogram's count is 0), 2 for a value the trace cannot tell (null, or
- * absent from this summary); why says which.
- */
-static int operand_value(const struct vmsa_doc *d, const struct operand *o, double *v, char *why,
-			 size_t wn)
-{
-	*v = o->factor;
-	if (!o->path[0])
-		return 0;
-	double x, count;
-	int r = vmsa_doc_number(d, o->path, &x);
-	if (r == 0) {
-		*v = o->factor * x;
-		return 0;
-	}
-	if (r < 0) {
-		snprintf(why, wn, "not measured: %s is absent from this summary", o->path);
-		return 2;
-	}
-	char parent[sizeof(o->path) + 8];
-	snprintf(parent, sizeof(parent), "%s", o->path);
-	char *dot = strrchr(parent, '.');
-	if (dot) {
-		strcpy(dot + 1, "count");
-		if (vmsa_doc_number(d, parent, &count) == 0 && count == 0) {
-			nothing_counted(o->path, why, wn);
-			return 1;
-		}
-	}
-	snprintf(why, wn, "not measured: the trace cannot tell %s", o->path);
-	return 2;
-}
-
-static void evaluate(const struct vmsa_doc *d, struct threshold *t, enum cli_missing missing)
-{
-	bool field_left = t->a.path[0] != '\0';
-	t->field = field_left ? &t->a : &t->b;
-	t->bound = field_left ? &t->b : &t->a;
-	char why_b[sizeof(t->why)] = "";
-	int rm = operand_value(d, t->field, &t->measured, t->why, sizeof(t->why));
-	int rb = operand_value(d, t->bound, &t->bound_value, why_b, sizeof(why_b));
-	t->measured_null = rm != 0;
-	t->bound_null = rb != 0;
-	if (rm == 2 || rb == 2) {
-		if (rm != 2)
-			memcpy(t->why, why_b, sizeof(t->why));
-		t->verdict = NOT_MEASURED;
-		t->pass = missing == MISSING_PASS;
-		return;
-	}
-	if (rm || rb) {
-		if (!rm)
-			memcpy(t->why, why_b, sizeof(t->why));
-		t->verdict = VACUOUS;
-		t->pass = true;
-		return;
-	}
-	double a = field_left ? t->measured : t->bound_value;
-	double b = field_left ? t->bound_value : t->measured;
-	const char *op = t->op;
-	bool pass = !strcmp(op, "<=") ? a <= b : !strcmp(op, ">=") ? a >= b
-		  : !strcmp(op, "==") ? a == b : !strcmp(op, "!=") ? a != b
-		  : !strcmp(op, "<") ? a < b : a > b;
-	t->verdict = pass ? HOLDS : VIOLATED;
-	t->pass = pass;
-}
-
-/* "X = 12", "0.5 * X = 6", "5000000" or "X = null" */
-static void describe(char *buf, size_t n, const struct operand *o, double v, bool null)
-{
-	char num[40];
-	snprintf(num, sizeof(num), null ? "null" : "%.15g", v);
-	if (!o->path[0])
-		snprintf(buf, n, "%s", num);
-	else if (o->factor != 1)
-		snprintf(buf, n, "%.15g * %s = %s", o->factor, o->path, num);
-	else
-		snprintf(buf, n, "%s = %s", o->path, num);
-}
-
-/* "measured X = 12, bound 0: violated" */
-static void message(const struct threshold *t, char *buf, size_t n)
-{
-	char m[400], b[400];
-	describe(m, sizeof(m), t->field, t->measured, t->measured_null);
-	describe(b, sizeof(b), t->bound, t->bound_value, t->bound_null);
-	const char *tail = t->verdict == NOT_MEASURED
-				   ? (t->pass ? " (passes: --missing=pass)" : " (fails; --missing=pass "
-									     "lets it pass)")
-				   : "";
-	if (t->verdict == VACUOUS || t->verdict == NOT_MEASURED)
-		snprintf(buf, n, "measured %s, bound %s: %s%s", m, b, t->why, tail);
-	else
-		snprintf(buf, n, "measured %s, bound %s: %s", m, b, verdict_names[t->verdict]);
-}
-
 /* Writes s escaped for XML (control characters as '?'). */
 static void xml_text(FILE *f, const char *s)
 {
@@ -299,7 +101,7 @@ static void junit(FILE *f, const char *input, const struct gate *g, const char *
 {
 	int failures = 0, tests = no_trace ? 1 : g->n;
 	for (int i = 0; !no_trace && i < g->n; i++)
-		failures += !g->v[i].pass;
+		failures += !g->v[i].r.pass;
 	if (no_trace)
 		failures = 1;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -316,19 +118,17 @@ static void junit(FILE *f, const char *input, const struct gate *g, const char *
 		fputs("\"/>\n    </testcase>\n", f);
 	}
 	for (int i = 0; !no_trace && i < g->n; i++) {
-		const struct threshold *t = &g->v[i];
-		char msg[1200];
-		message(t, msg, sizeof(msg));
+		const struct vmsa_threshold *t = &g->v[i].r;
 		fputs("    <testcase classname=\"vmscan-analyze.check\" name=\"", f);
-		xml_text(f, t->expr);
+		xml_text(f, g->v[i].expr);
 		fputs("\">\n", f);
 		if (!t->pass) {
-			fprintf(f, "      <failure type=\"%s\" message=\"", verdict_names[t->verdict]);
-			xml_text(f, msg);
+			fprintf(f, "      <failure type=\"%s\" message=\"", t->verdict_name);
+			xml_text(f, t->message);
 			fputs("\"/>\n", f);
 		} else {
 			fputs("      <system-out>", f);
-			xml_text(f, msg);
+			xml_text(f, t->message);
 			fputs("</system-out>\n", f);
 		}
 		fputs("    </testcase>\n", f);
@@ -354,19 +154,16 @@ static void json_report(const char *input, const struct gate *g, const char *no_
 	if (no_trace)
 		json_object_object_add(root, "reason", json_object_new_string(no_trace));
 	for (int i = 0; !no_trace && i < g->n; i++) {
-		const struct threshold *t = &g->v[i];
-		char msg[1200];
-		message(t, msg, sizeof(msg));
+		const struct vmsa_threshold *t = &g->v[i].r;
 		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "threshold", json_object_new_string(t->expr));
-		json_object_object_add(o, "field", json_object_new_string(t->field->path));
+		json_object_object_add(o, "threshold", json_object_new_string(g->v[i].expr));
+		json_object_object_add(o, "field", json_object_new_string(t->field));
 		json_object_object_add(o, "op", json_object_new_string(t->op));
 		json_object_object_add(o, "measured", json_number(t->measured, t->measured_null));
-		json_object_object_add(o, "bound", json_number(t->bound_value, t->bound_null));
-		json_object_object_add(o, "verdict",
-				       json_object_new_string(verdict_names[t->verdict]));
+		json_object_object_add(o, "bound", json_number(t->bound, t->bound_null));
+		json_object_object_add(o, "verdict", json_object_new_string(t->verdict_name));
 		json_object_object_add(o, "pass", json_object_new_boolean(t->pass));
-		json_object_object_add(o, "message", json_object_new_string(msg));
+		json_object_object_add(o, "message", json_object_new_string(t->message));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "thresholds", arr);
@@ -416,7 +213,7 @@ int cmd_check(struct cli *c, int n, char **paths)
 	char why[200];
 	if (status == EXIT_OK) {
 		status = cli_load_doc(c, paths[0], &d);
-		if (status == EXIT_UNSUPPORTED || status == EXIT_CORRUPT)
+		if (status == EXIT_UNSUPPORTED || status == EXIT_CORRUPT || status == EXIT_DECOMPRESS)
 			no_trace = "the input could not be read as a trace (told above)";
 		else if (status == EXIT_OK)
 			no_trace = no_trace_in(c, d, why, sizeof(why));
@@ -427,8 +224,9 @@ int cmd_check(struct cli *c, int n, char **paths)
 	} else if (status == EXIT_OK) {
 		int failed = 0;
 		for (int i = 0; i < g.n; i++) {
-			evaluate(d, &g.v[i], c->missing);
-			failed += !g.v[i].pass;
+			/* parsed above; an error would leave pass 0: fails closed */
+			vmsa_threshold_check(d, g.v[i].expr, c->missing == MISSING_PASS, &g.v[i].r);
+			failed += !g.v[i].r.pass;
 		}
 		if (failed) {
 			fprintf(stderr, "vmscan-analyze: %d of %d thresholds violated\n", failed, g.n);
@@ -439,11 +237,9 @@ int cmd_check(struct cli *c, int n, char **paths)
 		if (!strcmp(c->format, "json"))
 			json_report(paths[0], &g, no_trace, status);
 		else
-			for (int i = 0; !no_trace && i < g.n; i++) {
-				char msg[1200];
-				message(&g.v[i], msg, sizeof(msg));
-				printf("%s %s: %s\n", g.v[i].pass ? "ok  " : "FAIL", g.v[i].expr, msg);
-			}
+			for (int i = 0; !no_trace && i < g.n; i++)
+				printf("%s %s: %s\n", g.v[i].r.pass ? "ok  " : "FAIL", g.v[i].expr,
+				       g.v[i].r.message);
 		if (c->junit_out.f)
 			junit(c->junit_out.f, paths[0], &g, no_trace);
 		/* the report is written whatever the verdict */

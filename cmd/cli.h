@@ -22,6 +22,7 @@ enum {
 	EXIT_LIVE = 7,		/* live tracing unavailable: not root, no tracefs */
 	EXIT_CHECK = 8,		/* check: a threshold is violated */
 	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
+	EXIT_DECOMPRESS = 10,	/* a compressed input is truncated or corrupt */
 };
 
 /* The subcommands, as bits: which ones an option applies to. */
@@ -61,7 +62,12 @@ struct cli {
 	struct cli_out json_out, svg_out, lat_out, junit_out;
 	const char *svg_title;
 	const char *metrics_path;	/* --openmetrics-file (written atomically by the library) */
+	size_t max_cgroups;		/* live: cgroups with series of their own (--max-cgroups) */
+	struct vmsa_cgroups *cgroups;	/* live: the tasks' cgroups, for the metrics; or NULL */
+	const char *listen;		/* live: --listen ADDR:PORT */
+	struct cli_listener *listener;	/* serving the metrics over HTTP, or NULL */
 	bool pretty, ignore_pid, latency_list, strict, quiet, histogram;
+	bool unwrap; /* --unwrap */
 	bool force;		/* outputs may replace a recorded trace */
 	bool allow_empty;	/* check: an input without vmscan events passes */
 	enum cli_missing missing;
@@ -72,13 +78,17 @@ struct cli {
 	const char *thresholds_file;
 	const char **names;
 	int nnames;
+	const char **groups;	/* compare: --group NAME=PATH[,PATH]... */
+	int ngroups;
 	bool relative;
 	long max_messages;
 	size_t max_tasks;
 	int threads;
+	struct vmsa_filter *filter;	/* --pid, --comm, --cpu, --since, --until; NULL: none */
+	const char *sort;	/* --sort: a vmsa_sort_field() */
+	size_t top;		/* --top */
 	long messages;		/* rejected lines seen */
-	double interval_start_ns; /* interim reports: trace time (ns) the next one starts at */
-	bool interval_started;
+	double wall_start;	/* when the analysis began (CLOCK_REALTIME, s) */
 	sig_atomic_t ints_seen;
 	double last_int;	/* when the last SIGINT was seen, or < 0 */
 };
@@ -169,12 +179,29 @@ int cli_analysis(struct cli *c, const char *title, const char *const *inputs, in
 int cli_run_live(struct cli *c, struct vmsa_stats *st);
 
 /*
- * Prints the report of st to out in the chosen format; final: also the
- * --svg and --json files; not final (--interval): a separator line naming
- * the interval's trace time first, or, as JSON, one document a line.
- * Returns 0 or the error (already shown).
+ * What a report covers, for its head: an interval's delta (index > 0) or
+ * the total since the start (index 0), with the wall-clock times.
  */
-int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final);
+struct cli_span {
+	uint64_t index;
+	bool final;
+	double wall_start, wall_end;
+};
+
+/*
+ * Prints the report of st to out in the chosen format; final: also the
+ * --svg and --json files.  With span (text formats): first the line
+ * "=== vmscan-analyze interval N: trace A..B s, wall W0..W1 ===" (or
+ * "total:" for index 0); as JSON with --interval, one line
+ * {"interval": {...}, "summary": {...}}.  An interval's delta (index > 0)
+ * is printed only; the metrics outputs are written from cumulative
+ * statistics.  Returns 0 or the error (shown).
+ */
+int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final,
+	       const struct cli_span *span);
+
+/* The wall clock (CLOCK_REALTIME), in seconds since the epoch. */
+double cli_wall_now(void);
 
 /* --format openmetrics or prometheus: true and *fmt set; false for the others. */
 bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt);
@@ -185,8 +212,32 @@ bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt);
  */
 int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out);
 
+/*
+ * --listen (listen.c): serve the metrics over HTTP from a thread of its own.
+ * start: an exit status (the address told when it cannot be used); publish:
+ * the metrics of doc become what GET /metrics serves (0 or an enum
+ * vmsa_error); url: where ("http://127.0.0.1:9101/metrics"); stop: NULL is
+ * fine.
+ */
+struct cli_listener;
+int cli_listen_start(const char *addr, struct cli_listener **out);
+const char *cli_listen_url(const struct cli_listener *l);
+int cli_listen_publish(struct cli_listener *l, const struct vmsa_doc *doc,
+		       struct vmsa_cgroups *cgroups);
+void cli_listen_stop(struct cli_listener *l);
+/* --listen given: the server started, serving the metrics of no event yet; an exit status. */
+int cli_listen_publish_stats(const struct cli *c, const struct vmsa_stats *st);
+int cli_listen_begin(struct cli *c);
+
 /* A JSON summary as it is, or a trace analysed into one; an exit status. */
 int cli_load_doc(struct cli *c, const char *path, struct vmsa_doc **out);
+
+/*
+ * The report of JSON summaries (and traces, analysed) given to the analysis:
+ * added up as merge does, then printed as the classic report or JSON, and
+ * drawn as far as a summary can be (--svg).  An exit status.
+ */
+int cli_report_summaries(struct cli *c, int n, char **paths);
 
 /* The subcommands: the operands after the subcommand's name; an exit status. */
 int cmd_analyze(struct cli *c, int n, char **paths);

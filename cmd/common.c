@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -18,6 +19,8 @@ int cli_status(int err, enum cli_stage stage)
 	case CLI_INPUT:
 		if (err == VMSA_E_UNSUPPORTED || err == VMSA_E_STDIN_BINARY)
 			return EXIT_UNSUPPORTED;
+		if (err == VMSA_E_DECOMPRESS)
+			return EXIT_DECOMPRESS;
 		return err == VMSA_E_CORRUPT ? EXIT_CORRUPT : EXIT_INPUT;
 	case CLI_SUMMARY: /* not JSON, not a summary, or a layout that cannot be merged */
 		return err == VMSA_E_IO || err == VMSA_E_ISDIR ? EXIT_INPUT : EXIT_CORRUPT;
@@ -40,19 +43,28 @@ void cli_error(const char *what, int err, int sys_errno)
 		fprintf(stderr, "vmscan-analyze: %s\n", msg);
 }
 
-/* One --latencies row: start_ns,end_ns,duration_ns,pid,comm,kind,order (trace time, ns). */
-static void on_latency(uint64_t ts, int32_t pid, const char *comm, size_t comm_len,
-		       const char *kind, int order, uint64_t ns, void *payload)
+/*
+ * One --latencies row: start_ns,end_ns,duration_ns,pid,cpu,comm,kind,order
+ * (trace time and duration in ns; cpu empty when the trace does not say).
+ */
+static void on_latency(const struct vmsa_latency_record *l, void *payload)
 {
 	FILE *f = payload;
-	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId32 ",\"", ts >= ns ? ts - ns : 0, ts,
-		ns, pid);
-	for (size_t i = 0; i < comm_len; i++) {
-		if (comm[i] == '"')
+	uint64_t ts = l->end_ns, ns = l->duration_ns;
+	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId32 ",", ts >= ns ? ts - ns : 0, ts,
+		ns, l->pid);
+	if (l->cpu >= 0)
+		fprintf(f, "%" PRId32, l->cpu);
+	fputs(",\"", f);
+	for (size_t i = 0; i < l->comm_len; i++) {
+		if (l->comm[i] == '"')
 			fputc('"', f);
-		fputc(comm[i] ? comm[i] : '?', f);
+		fputc(l->comm[i] ? l->comm[i] : '?', f);
 	}
-	fprintf(f, "\",%s,%d\n", kind, order);
+	if (l->order >= 0)
+		fprintf(f, "\",%s,%d\n", l->kind, l->order);
+	else /* a begin that did not say its order */
+		fprintf(f, "\",%s,\n", l->kind);
 }
 
 int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
@@ -62,7 +74,7 @@ int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && status == EXIT_OK; i++)
 		status = cli_out_open(outs[i]);
 	if (status == EXIT_OK && c->lat_out.f)
-		fputs("start_ns,end_ns,duration_ns,pid,comm,kind,order\n", c->lat_out.f);
+		fputs("start_ns,end_ns,duration_ns,pid,cpu,comm,kind,order\n", c->lat_out.f);
 	return status;
 }
 
@@ -81,10 +93,18 @@ int cli_outputs_finish(struct cli *c, int status)
 void cli_free(struct cli *c)
 {
 	cli_outputs_finish(c, EXIT_RUNTIME);
+	cli_listen_stop(c->listener);
+	vmsa_cgroups_free(c->cgroups);
+	c->listener = NULL;
+	c->cgroups = NULL;
 	free(c->thresholds);
 	free(c->names);
+	vmsa_filter_free(c->filter);
+	free(c->groups);
 	c->thresholds = NULL;
 	c->names = NULL;
+	c->filter = NULL;
+	c->groups = NULL;
 }
 
 int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st)
@@ -92,7 +112,7 @@ int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st)
 	struct vmsa_stats_options so = {.ignore_pid = c->ignore_pid, .max_tasks = c->max_tasks};
 	if (for_report) {
 		so.keep_latency_list = c->latency_list && !c->ignore_pid;
-		so.latency_cb = c->lat_out.f ? on_latency : NULL;
+		so.latency_record_cb = c->lat_out.f ? on_latency : NULL;
 		so.latency_payload = c->lat_out.f;
 	}
 	int err = vmsa_stats_new(st, &so);
@@ -101,12 +121,27 @@ int cli_stats_new(const struct cli *c, bool for_report, struct vmsa_stats **st)
 	return cli_status(err, CLI_OUTPUT);
 }
 
+/*
+ * Whether --interval prints its reports on standard output: not when they
+ * go to --openmetrics-file or the format is a metrics one.  Only then is
+ * the total framed as one of them (a separator line, a JSON line); alone,
+ * the final report is a plain report.
+ */
+static bool intervals_printed(const struct cli *c)
+{
+	enum vmsa_metrics_format mf;
+	return c->interval > 0 && !c->metrics_path && !cli_metrics_format(c->format, &mf);
+}
+
 int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 {
 	if (status < 0)
 		status = EXIT_OK; /* asked to stop: the final report follows */
+	struct cli_span total = {.wall_start = c->wall_start, .wall_end = cli_wall_now()};
 	if (status == EXIT_OK)
-		status = cli_status(cli_report(c, st, stdout, true), CLI_OUTPUT);
+		status = cli_status(cli_report(c, st, stdout, true,
+					       intervals_printed(c) ? &total : NULL),
+				    CLI_OUTPUT);
 	if (status == EXIT_OK && c->strict && c->messages > 0) {
 		fprintf(stderr, "vmscan-analyze: %ld line(s) rejected (--strict)\n", c->messages);
 		status = EXIT_REJECTED;
@@ -132,23 +167,131 @@ bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt)
 	return !strcmp(format, "openmetrics") || !strcmp(format, "prometheus");
 }
 
-static int write_prometheus(FILE *f, void *doc)
+/* The document and the cgroups of its tasks, for the metrics file. */
+struct metrics_src {
+	const struct vmsa_doc *doc;
+	struct vmsa_cgroups *cgroups;
+};
+
+static int write_prometheus(FILE *f, void *payload)
 {
-	return vmsa_report_openmetrics(f, doc, VMSA_METRICS_PROMETHEUS);
+	const struct metrics_src *m = payload;
+	return vmsa_report_openmetrics_cgroups(f, m->doc, VMSA_METRICS_PROMETHEUS, m->cgroups);
 }
 
 int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out)
 {
 	enum vmsa_metrics_format fmt;
-	int err = out && cli_metrics_format(c->format, &fmt) ? vmsa_report_openmetrics(out, doc, fmt)
-							     : 0;
+	struct metrics_src m = {doc, c->cgroups};
+	int err = out && cli_metrics_format(c->format, &fmt)
+			  ? vmsa_report_openmetrics_cgroups(out, doc, fmt, c->cgroups)
+			  : 0;
 	if (!err && c->metrics_path &&
-	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, (void *)doc)))
+	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
 		cli_error(c->metrics_path, err, errno);
+	if (!err && c->listener && (err = cli_listen_publish(c->listener, doc, c->cgroups)))
+		cli_error("--listen", err, 0);
 	return err;
 }
 
-int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final)
+double cli_wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ISO 8601, UTC, milliseconds: "2026-12-04T15:30:00.123Z". */
+static void iso_time(char *buf, size_t n, double t)
+{
+	time_t s = (time_t)t;
+	int ms = (int)((t - (double)s) * 1000.0);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + k, n - k, ".%03dZ", ms > 999 ? 999 : ms);
+}
+
+/* A trace time in ns from doc (path), as text: "%.6f" seconds or "-"; JSON: ns or null. */
+static void trace_time(const struct vmsa_doc *d, const char *path, bool json, char *buf,
+		       size_t n)
+{
+	double v;
+	if (vmsa_doc_number(d, path, &v))
+		snprintf(buf, n, json ? "null" : "-");
+	else
+		snprintf(buf, n, json ? "%.0f" : "%.6f", json ? v : v / 1e9);
+}
+
+/*
+ * The head of a report that covers a span: the separator line, or the
+ * start of the JSON line up to "summary": (the report follows, then "}").
+ */
+static int span_head(const struct vmsa_summary *sum, const struct cli_span *span, bool json,
+		     FILE *out)
+{
+	struct vmsa_doc *d;
+	int err = vmsa_doc_from_summary(&d, sum);
+	if (err)
+		return err;
+	char first[40], last[40], w0[40], w1[40], idx[24];
+	trace_time(d, "input.first_timestamp_ns", json, first, sizeof(first));
+	trace_time(d, "input.last_timestamp_ns", json, last, sizeof(last));
+	vmsa_doc_free(d);
+	iso_time(w0, sizeof(w0), span->wall_start);
+	iso_time(w1, sizeof(w1), span->wall_end);
+	snprintf(idx, sizeof(idx), "%" PRIu64, span->index);
+	if (!json)
+		fprintf(out, "=== vmscan-analyze %s%s: trace %s..%s s, wall %s..%s ===\n",
+			span->index ? "interval " : "total", span->index ? idx : "", first, last, w0,
+			w1);
+	else
+		fprintf(out,
+			"{\"interval\":{\"index\":%s,\"kind\":\"%s\",\"final\":%s,"
+			"\"first_event_ns\":%s,\"last_event_ns\":%s,\"wall_start\":\"%s\","
+			"\"wall_end\":\"%s\"},\"summary\":",
+			span->index ? idx : "null", span->index ? "delta" : "total",
+			span->final ? "true" : "false", first, last, w0, w1);
+	return 0;
+}
+
+/* The JSON summary on one line, inside the {"interval": ..., "summary": ...} line. */
+static int json_line(FILE *out, const struct vmsa_summary *sum, const struct vmsa_report_options *ro)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return VMSA_E_NOMEM;
+	int err = vmsa_report_json(m, sum, ro);
+	if (fclose(m) && !err)
+		err = VMSA_E_NOMEM;
+	while (!err && len && buf[len - 1] == '\n')
+		len--;
+	if (!err && (fwrite(buf, 1, len, out) != len || fputs("}\n", out) < 0))
+		err = VMSA_E_IO;
+	free(buf);
+	return err;
+}
+
+/* The report in the classic or JSON format, after its head when it covers a span. */
+static int print_report(const struct cli *c, const struct vmsa_summary *sum,
+			const struct vmsa_report_options *ro, const struct cli_span *span, FILE *out)
+{
+	bool json = strcmp(c->format, "json") == 0;
+	/* a JSON report is wrapped with its span when interval reports are printed */
+	if (span && (!json || intervals_printed(c))) {
+		int err = span_head(sum, span, json, out);
+		if (err)
+			return err;
+		if (json)
+			return json_line(out, sum, ro);
+	}
+	return json ? vmsa_report_json(out, sum, ro) : vmsa_report_classic(out, sum, ro);
+}
+
+int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool final,
+	       const struct cli_span *span)
 {
 	struct vmsa_summary *sum;
 	int err = vmsa_stats_summary(st, &sum);
@@ -159,10 +302,14 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	struct vmsa_report_options ro = {.ignore_pid = c->ignore_pid,
 					 .latency_list = c->latency_list,
 					 .pretty = c->pretty,
-					 .histogram = c->histogram};
+					 .histogram = c->histogram,
+					 .sort = c->sort,
+					 .top = c->top};
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
-	if (metrics || c->metrics_path) {
+	/* an interval's delta is printed only: the metrics stay cumulative */
+	bool delta = span && span->index;
+	if (!delta && (metrics || c->metrics_path || c->listener)) {
 		/* interval reports with --openmetrics-file go to the file only */
 		FILE *mout = metrics && (final || !c->metrics_path) ? out : NULL;
 		struct vmsa_doc *doc;
@@ -171,12 +318,9 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 			err = cli_write_metrics(c, doc, mout);
 		vmsa_doc_free(doc);
 		if (!err && !metrics && (final || !c->metrics_path))
-			err = strcmp(c->format, "json") == 0 ? vmsa_report_json(out, sum, &ro)
-							     : vmsa_report_classic(out, sum, &ro);
-	} else if (strcmp(c->format, "json") == 0) {
-		err = vmsa_report_json(out, sum, &ro);
+			err = print_report(c, sum, &ro, span, out);
 	} else {
-		err = vmsa_report_classic(out, sum, &ro);
+		err = print_report(c, sum, &ro, span, out);
 	}
 	if (cli_flush(out) && !err)
 		err = VMSA_E_IO;
@@ -194,7 +338,10 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 int cli_analysis(struct cli *c, const char *title, const char *const *inputs, int n)
 {
 	c->svg_title = title;
+	c->wall_start = cli_wall_now();
 	int status = cli_outputs_prepare(c, inputs, n < 0 ? 0 : n);
+	if (!status && c->listen)
+		status = cli_listen_begin(c);
 	if (status)
 		return status;
 	struct vmsa_stats *st;

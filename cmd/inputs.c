@@ -99,49 +99,37 @@ static int control_live(void *payload)
 	return req == 2 ? VMSA_ANALYZE_STOP : req == 1 ? VMSA_ANALYZE_REPORT : VMSA_ANALYZE_GO_ON;
 }
 
-/* The trace time the stats have seen so far, in ns: 0 and *first, *last, or an error. */
-static int trace_span(const struct vmsa_stats *st, double *first, double *last)
-{
-	struct vmsa_summary *sum = NULL;
-	struct vmsa_doc *d = NULL;
-	int err = vmsa_stats_summary(st, &sum);
-	if (!err)
-		err = vmsa_doc_from_summary(&d, sum);
-	if (!err && (vmsa_doc_number(d, "input.first_timestamp_ns", first) ||
-		     vmsa_doc_number(d, "input.last_timestamp_ns", last)))
-		*first = *last = -1; /* no event yet */
-	vmsa_doc_free(d);
-	vmsa_summary_free(sum);
-	return err;
-}
-
 /*
- * An interim report (--interval, SIGINT): in the classic format after a line
- * "=== vmscan-analyze interval START..END s ===" (trace time since the last
- * one, "-" before any event); as JSON, one document a line (JSON Lines).
+ * An interim report on request (SIGINT): the total so far, after a line
+ * "=== vmscan-analyze total: ..." (cli_report()).
  */
 static int interim_report(const struct vmsa_stats *st, void *payload)
 {
 	struct cli *c = payload;
-	if (strcmp(c->format, "json")) {
-		double first, last;
-		int err = trace_span(st, &first, &last);
-		if (err) {
-			cli_error(NULL, err, 0);
-			return err;
-		}
-		double start = c->interval_started ? c->interval_start_ns : first;
-		if (last < 0)
-			printf("=== vmscan-analyze interval -..- s ===\n");
-		else
-			printf("=== vmscan-analyze interval %.6f..%.6f s ===\n", start / 1e9,
-			       last / 1e9);
-		if (last >= 0) {
-			c->interval_start_ns = last;
-			c->interval_started = true;
-		}
+	struct cli_span total = {.wall_start = c->wall_start, .wall_end = cli_wall_now()};
+	return cli_report(c, st, stdout, false, &total);
+}
+
+/*
+ * --interval: the interval's delta after a line "=== vmscan-analyze
+ * interval N: ..." (as JSON, one line a report); the metrics (the
+ * --openmetrics-file, or a metrics --format) stay cumulative, as
+ * Prometheus wants its counters.
+ */
+static int interval_report(const struct vmsa_stats *delta, const struct vmsa_stats *st,
+			   const struct vmsa_interval *iv, void *payload)
+{
+	const struct cli *c = payload;
+	enum vmsa_metrics_format mf;
+	if (c->metrics_path || cli_metrics_format(c->format, &mf)) {
+		/* the final report follows the last interval */
+		return iv->final ? 0 : cli_report(c, st, stdout, false, NULL);
 	}
-	return cli_report(c, st, stdout, false);
+	struct cli_span span = {.index = iv->index, .final = iv->final != 0,
+				.wall_start = iv->wall_start_s, .wall_end = iv->wall_end_s};
+	/* the served metrics stay cumulative; the printed report is the delta */
+	int err = c->listener ? cli_listen_publish_stats(c, st) : 0;
+	return err ? err : cli_report(c, delta, stdout, false, &span);
 }
 
 /* A progress line for big files, on a terminal only (never in logs). */
@@ -153,13 +141,14 @@ static void progress(const struct vmsa_analyze_progress *p, void *payload)
 		return;
 	}
 	double el = p->elapsed_s, rate = (double)p->events / el / 1e6;
+	uint64_t done = p->traits->compression ? p->traits->compressed_bytes : p->counts->bytes_read;
 	if (p->traits->tracedat_version)
 		fprintf(stderr, "\r%s: %" PRIu64 " records, %.1f M events/s, %d:%02d   ", p->path,
 			p->counts->lines_read, rate, (int)el / 60, (int)el % 60);
 	else
 		fprintf(stderr, "\r%s: %.0f / %.0f MB (%.0f%%), %.1f M events/s, %d:%02d   ", p->path,
-			(double)p->counts->bytes_read / 1048576.0, (double)p->size / 1048576.0,
-			100.0 * (double)p->counts->bytes_read / (double)p->size, rate, (int)el / 60,
+			(double)done / 1048576.0, (double)p->size / 1048576.0,
+			100.0 * (double)done / (double)p->size, rate, (int)el / 60,
 			(int)el % 60);
 }
 
@@ -172,6 +161,16 @@ static void input_end(const char *path, const struct vmsa_source_counts *k,
 			"vmscan-analyze: %s: no vmscan events in %" PRIu64 " %s (were the vmscan "
 			"events enabled?)\n",
 			path, k->lines_read, traits->tracedat_version ? "records" : "lines");
+	if (traits->wrapped_events && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: the trace looks wrapped: %" PRIu64 " events are broken "
+			"over several lines; try --unwrap\n",
+			path, traits->wrapped_events);
+	if (traits->unwrapped_events && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: --unwrap joined %" PRIu64 " events broken over "
+			"several lines (%" PRIu64 " lines went on their first)\n",
+			path, traits->unwrapped_events, traits->unwrapped_lines);
 }
 
 static struct vmsa_analyze_options analyze_options(struct cli *c)
@@ -179,6 +178,8 @@ static struct vmsa_analyze_options analyze_options(struct cli *c)
 	const char *pi = getenv("VMSA_PROGRESS_INTERVAL");
 	return (struct vmsa_analyze_options){
 		.threads = c->threads,
+		.unwrap = c->unwrap,
+		.filter = c->filter,
 		.interval_s = c->interval,
 		.reject_cb = on_reject,
 		.reject_payload = c,
@@ -190,6 +191,7 @@ static struct vmsa_analyze_options analyze_options(struct cli *c)
 		.progress_every_s = pi ? strtod(pi, NULL) : 0.5,
 		.input_end = input_end,
 		.payload = c,
+		.interval_report = interval_report,
 	};
 }
 
@@ -209,7 +211,10 @@ static int outcome(int err, const struct vmsa_analyze_result *res, const char *c
 			fprintf(stderr, "vmscan-analyze: live: reading the buffers failed\n");
 			return cli_status(err, CLI_OUTPUT);
 		}
-		if (err == VMSA_E_UNSUPPORTED)
+		if (err == VMSA_E_DECOMPRESS && res->why)
+			fprintf(stderr, "vmscan-analyze: %s: %s at byte %" PRIu64 " (of the compressed input)\n",
+				what, res->why, res->offset);
+		else if (err == VMSA_E_UNSUPPORTED)
 			fprintf(stderr, "vmscan-analyze: %s: %s input is not supported; convert it "
 					"to text first (perf script)\n", what, res->format);
 		else
@@ -236,6 +241,7 @@ int cli_run_live(struct cli *c, struct vmsa_stats *st)
 {
 	struct vmsa_analyze_options o = analyze_options(c);
 	o.control = control_live;
+	o.cgroups = c->cgroups;
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not skip the cleanup */
 	struct vmsa_analyze_result res;
 	int err = vmsa_analyze_live(st, &(struct vmsa_live_options){.buffer_kb = 8192},

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* vmscan-analyze merge [--pretty] INPUT...: summaries (or traces) added into one. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
-int cmd_merge(struct cli *c, int n, char **paths)
+/* The inputs (summaries, or traces analysed) added into *all; an exit status. */
+static int load_all(struct cli *c, int n, char **paths, struct vmsa_doc **all_out)
 {
-	if (n < 1) {
-		fprintf(stderr, "vmscan-analyze: merge wants at least one INPUT\n");
-		return EXIT_USAGE;
-	}
 	struct vmsa_doc *all = NULL;
 	int status = EXIT_OK;
 	for (int i = 0; i < n && status == EXIT_OK; i++) {
@@ -29,6 +27,18 @@ int cmd_merge(struct cli *c, int n, char **paths)
 		status = cli_status(err, CLI_SUMMARY);
 		vmsa_doc_free(d);
 	}
+	*all_out = all;
+	return status;
+}
+
+int cmd_merge(struct cli *c, int n, char **paths)
+{
+	if (n < 1) {
+		fprintf(stderr, "vmscan-analyze: merge wants at least one INPUT\n");
+		return EXIT_USAGE;
+	}
+	struct vmsa_doc *all;
+	int status = load_all(c, n, paths, &all);
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
 	if (status == EXIT_OK && (metrics || c->metrics_path) &&
@@ -38,4 +48,53 @@ int cmd_merge(struct cli *c, int n, char **paths)
 		status = cli_status(vmsa_doc_write(stdout, all, c->pretty), CLI_OUTPUT);
 	vmsa_doc_free(all);
 	return status;
+}
+
+/* The report of a summary document: classic, JSON, --svg and --json files. */
+static int report_doc(struct cli *c, const struct vmsa_doc *all)
+{
+	struct vmsa_summary *sum = NULL;
+	int err = vmsa_summary_from_doc(&sum, all);
+	if (err) {
+		cli_error(NULL, err, 0);
+		return cli_status(err, CLI_SUMMARY);
+	}
+	struct vmsa_report_options ro = {.ignore_pid = c->ignore_pid, .pretty = c->pretty,
+					 .histogram = c->histogram, .sort = c->sort, .top = c->top};
+	err = strcmp(c->format, "json") ? vmsa_report_classic(stdout, sum, &ro)
+					: vmsa_doc_write(stdout, all, c->pretty);
+	if (!err && c->svg_out.f)
+		err = vmsa_report_svg(c->svg_out.f, sum, c->svg_title);
+	if (!err && c->json_out.f)
+		err = vmsa_doc_write(c->json_out.f, all, c->pretty);
+	vmsa_summary_free(sum);
+	if (err)
+		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
+	return cli_status(err, CLI_OUTPUT);
+}
+
+int cli_report_summaries(struct cli *c, int n, char **paths)
+{
+	static const char *const trace_only[] = {"--pid", "--comm", "--cpu", "--since", "--until",
+						 "--latency-list", "--latencies", "--interval",
+						 "--ignore-pid"};
+	bool given[] = {c->filter, c->filter, c->filter, c->filter, c->filter, c->latency_list,
+			c->lat_out.path, c->interval > 0, c->ignore_pid};
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		if (given[i]) {
+			fprintf(stderr, "vmscan-analyze: %s needs a trace: it does not apply to a JSON "
+					"summary input\nTry 'vmscan-analyze --help'.\n",
+				i < 5 ? "a filter (--pid, --comm, --cpu, --since, --until)"
+				      : trace_only[i]);
+			return EXIT_USAGE;
+		}
+	c->svg_title = paths[0];
+	int status = cli_outputs_prepare(c, (const char *const *)paths, n);
+	struct vmsa_doc *all = NULL;
+	if (status == EXIT_OK)
+		status = load_all(c, n, paths, &all);
+	if (status == EXIT_OK)
+		status = report_doc(c, all);
+	vmsa_doc_free(all);
+	return cli_outputs_finish(c, cli_stdout_status(status));
 }

@@ -14,15 +14,22 @@ static const char usage_text[] =
 	"Usage: vmscan-analyze [OPTIONS] [FILE...]\n"
 	"       vmscan-analyze live [OPTIONS]\n"
 	"       vmscan-analyze merge [--pretty] INPUT...\n"
-	"       vmscan-analyze compare [--name NAME]... [--relative] INPUT...\n"
+	"       vmscan-analyze compare [--name NAME]... [--group NAME=PATH,...]... [--relative]\n"
+	"                              [--svg FILE] INPUT...\n"
 	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] [--junit FILE] INPUT\n"
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
 	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
 	"\n"
 	"FILE is ftrace text (trace, trace_pipe, trace-cmd report), perf script\n"
-	"output or a binary trace.dat (recognised by its content); '-' or no FILE\n"
-	"reads text from standard input, streaming (no FILE with a terminal on\n"
-	"standard input is refused).  Several files are analysed together as one trace.\n"
+	"output or a binary trace.dat (recognised by its content), plain or\n"
+	"compressed with gzip, xz or zstd (recognised by its magic bytes, not its\n"
+	"name); '-' or no FILE reads text from standard input, streaming (no FILE\n"
+	"with a terminal on standard input is refused).  Several text files are one\n"
+	"trace, merged in timestamp order (per-CPU splits, rotated logs); a trace.dat\n"
+	"is read whole, on its own, where it stands among them.\n"
+	"A FILE that is a JSON summary prints as the classic report of its trace\n"
+	"(several: added up as merge does); only a trace gives the latency list,\n"
+	"the filters and the SVG's timeline.\n"
 	"Output files (--json, --svg, --latencies, --junit) are checked before any\n"
 	"input is read and replaced only when the command succeeds; one that is an\n"
 	"input is refused, and so is an existing recorded trace unless --force.\n"
@@ -30,7 +37,11 @@ static const char usage_text[] =
 	"compare prints the inputs (traces or JSON summaries) side by side in the\n"
 	"rows of the 2010 cover letter's tables, then 6.1's and derived rows; the\n"
 	"columns are named by --name, in order, or by the shortest path suffix that\n"
-	"tells the inputs apart.\n"
+	"tells the inputs apart.  A directory INPUT or a --group is a column of runs\n"
+	"(a directory's runs: runs/*/, or itself if it holds summary.json or\n"
+	"trace.dat, or its subdirectories and *.json files); such a table shows each\n"
+	"row's mean +- sample sd, the runs per column, and '*' where a mean differs\n"
+	"from the first column's (Welch's t-test, two-sided, p < 0.05).\n"
 	"merge adds JSON summaries (or traces) into one JSON summary.  check\n"
 	"evaluates thresholds on one summary or trace: EXPR is 'A OP B' with OP one\n"
 	"of < <= == != >= > and A, B a number, a field path or NUMBER * path, e.g.\n"
@@ -53,11 +64,13 @@ static const char usage_text[] =
 	"      --openmetrics-file FILE  also write the metrics to FILE, replaced whole\n"
 	"                            (temporary file, fsync, rename), in the Prometheus\n"
 	"                            text format node_exporter's textfile collector reads;\n"
-	"                            with --interval, rewritten every SEC seconds instead\n"
-	"                            of printing a report\n"
+	"                            with --interval, rewritten every SEC seconds with\n"
+	"                            the counts since the start instead of printing a\n"
+	"                            report\n"
 	"  -j, --json FILE           also write the JSON summary to FILE\n"
 	"      --svg FILE            also draw pages scanned over time, stalls and the\n"
-	"                            stall distribution into FILE (SVG)\n"
+	"                            stall distribution into FILE (SVG); compare: each\n"
+	"                            row's runs as dots, the means as bars\n"
 	"      --pretty              indent JSON output\n"
 	"      --ignore-pid          aggregate tasks of the same name\n"
 	"      --latency-list        classic report: list every latency per task\n"
@@ -65,12 +78,25 @@ static const char usage_text[] =
 	"                            stalls and kswapd awake time, overall and per task\n"
 	"      --latencies FILE      write every completed reclaim and kswapd awake\n"
 	"                            period to FILE as CSV: start_ns,end_ns,\n"
-	"                            duration_ns,pid,comm,kind,order\n"
-	"      --interval SEC        while streaming, print a report every SEC seconds\n"
-	"                            (cumulative), each after a line '=== vmscan-analyze\n"
-	"                            interval START..END s ==='; JSON: one a line\n"
+	"                            duration_ns,pid,cpu,comm,kind,order (ns)\n"
+	"      --interval SEC        while streaming, print every SEC seconds a report of\n"
+	"                            that interval alone (deltas that add up to the\n"
+	"                            total), then the total; each after a line\n"
+	"                            '=== vmscan-analyze interval N: trace A..B s, wall\n"
+	"                            W0..W1 ===' ('total:' for the total); JSON: one\n"
+	"                            line each, {\"interval\": {...}, \"summary\": {...}}\n"
 	"      --force               let an output file replace a recorded trace\n"
 	"      --duration SEC        live: stop after SEC seconds\n"
+	"      --max-cgroups N       live: the metrics also count direct and memcg\n"
+	"                            reclaim per cgroup (v2, read from /proc/PID/cgroup\n"
+	"                            when a task first appears): vmscan_cgroup_* with a\n"
+	"                            cgroup label, for the first N cgroups to reclaim\n"
+	"                            (longest stalls first; default 10, 0: none), the\n"
+	"                            rest as cgroup=\"other\", tasks that exited before\n"
+	"                            they were read as cgroup=\"unknown\"\n"
+	"      --listen ADDR:PORT    with --interval: also serve the metrics of the last\n"
+	"                            interval over HTTP, GET /metrics (127.0.0.1:9101,\n"
+	"                            :9101)\n"
 	"  -t, --threshold EXPR      check: a threshold (repeatable)\n"
 	"      --thresholds FILE     check: thresholds, one a line\n"
 	"      --missing pass|fail   check: what a value the trace cannot tell gives\n"
@@ -79,10 +105,32 @@ static const char usage_text[] =
 	"      --junit FILE          check: also write a JUnit XML report to FILE\n"
 	"      --name NAME           compare: the next column's name (repeatable)\n"
 	"      --relative            compare: show changes against the first column\n"
+	"      --pid PID[,PID...]    analyse only the events of these pids (kswapd\n"
+	"                            threads too); repeatable\n"
+	"      --comm GLOB           only the events of tasks whose name matches GLOB\n"
+	"                            (fnmatch: * ? [...]; '/' and '.' are ordinary)\n"
+	"      --cpu LIST            only the events recorded on these CPUs (0,2-3)\n"
+	"      --since SEC, --until SEC  only the events from / up to this trace time\n"
+	"                            (seconds, as the trace's timestamp column); a\n"
+	"                            reclaim cut by the window counts as an end without\n"
+	"                            a begin or in progress at the end\n"
+	"                            Events left out are counted as filtered.\n"
+	"      --sort FIELD          classic: the process and kswapd tables by FIELD,\n"
+	"                            largest first: reclaims, pages_scanned,\n"
+	"                            pages_reclaimed, latency_ns, ... (see the man page)\n"
+	"      --top N               classic: at most N rows a table (by --sort, else\n"
+	"                            latency_ns), the rest added up in one row\n"
+	"      --group NAME=PATH,... compare: a column NAME of the runs PATH,... (files,\n"
+	"                            or run directories); after the INPUT columns\n"
 	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
 	"                            tasks are counted together as \"(other tasks)\"\n"
 	"      --threads N           decode a text file with N threads (default: the\n"
-	"                            number of CPUs, at most 16; 1: no threads)\n"
+	"                            number of CPUs, at most 16; 1: no threads;\n"
+	"                            merged text files share them)\n"
+	"      --unwrap              join events broken over several lines (a trace\n"
+	"                            pasted into a mail): a line that does not begin\n"
+	"                            like a trace line goes on the one before when\n"
+	"                            the joined line is an event (text; no threads)\n"
 	"      --strict              exit with status 4 if any line was rejected\n"
 	"                            (check: status 9)\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
@@ -105,7 +153,8 @@ static const char usage_text[] =
 	"input); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
 	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
-	"or rejected lines with --strict).\n";
+	"or rejected lines with --strict); 10 a compressed input is truncated or\n"
+	"corrupt (the message names the file and the byte).\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)
@@ -141,7 +190,9 @@ static int append(const char ***list, int *n, const char *arg)
 
 enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
        O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
-       O_MAXTASKS, O_THREADS, O_FORCE, O_ALLOW_EMPTY, O_MISSING, O_JUNIT, O_METRICS_FILE };
+       O_MAXTASKS, O_THREADS, O_FORCE, O_ALLOW_EMPTY, O_MISSING, O_JUNIT, O_METRICS_FILE,
+       O_UNWRAP, O_PID, O_COMM, O_CPU, O_SINCE, O_UNTIL, O_SORT, O_TOP, O_MAX_CGROUPS, O_LISTEN,
+       O_GROUP };
 
 /* Every option, with the subcommands it applies to (the others refuse it). */
 static const struct {
@@ -154,11 +205,13 @@ static const struct {
 	{{"ignore-pid", no_argument, NULL, O_IGNORE_PID}, READERS},
 	{{"latency-list", no_argument, NULL, O_LAT_LIST}, READERS},
 	{{"histogram", no_argument, NULL, O_HISTOGRAM}, READERS},
-	{{"svg", required_argument, NULL, O_SVG}, READERS},
+	{{"svg", required_argument, NULL, O_SVG}, READERS | SUB_COMPARE},
 	{{"openmetrics-file", required_argument, NULL, O_METRICS_FILE}, READERS | SUB_MERGE},
 	{{"latencies", required_argument, NULL, O_LATENCIES}, READERS},
 	{{"interval", required_argument, NULL, O_INTERVAL}, READERS},
 	{{"duration", required_argument, NULL, O_DURATION}, SUB_LIVE},
+	{{"max-cgroups", required_argument, NULL, O_MAX_CGROUPS}, SUB_LIVE},
+	{{"listen", required_argument, NULL, O_LISTEN}, READERS},
 	{{"threshold", required_argument, NULL, 't'}, SUB_CHECK},
 	{{"thresholds", required_argument, NULL, O_THRESHOLDS}, SUB_CHECK},
 	{{"missing", required_argument, NULL, O_MISSING}, SUB_CHECK},
@@ -166,16 +219,70 @@ static const struct {
 	{{"junit", required_argument, NULL, O_JUNIT}, SUB_CHECK},
 	{{"name", required_argument, NULL, O_NAME}, SUB_COMPARE},
 	{{"relative", no_argument, NULL, O_RELATIVE}, SUB_COMPARE},
+	{{"group", required_argument, NULL, O_GROUP}, SUB_COMPARE},
 	{{"force", no_argument, NULL, O_FORCE}, READERS | SUB_CHECK},
 	{{"strict", no_argument, NULL, O_STRICT}, READERS | SUB_CHECK},
 	{{"max-messages", required_argument, NULL, O_MAXMSG}, READERS},
+	{{"pid", required_argument, NULL, O_PID}, READERS},
+	{{"comm", required_argument, NULL, O_COMM}, READERS},
+	{{"cpu", required_argument, NULL, O_CPU}, READERS},
+	{{"since", required_argument, NULL, O_SINCE}, READERS},
+	{{"until", required_argument, NULL, O_UNTIL}, READERS},
+	{{"sort", required_argument, NULL, O_SORT}, READERS},
+	{{"top", required_argument, NULL, O_TOP}, READERS},
 	{{"max-tasks", required_argument, NULL, O_MAXTASKS}, ALL},
 	{{"threads", required_argument, NULL, O_THREADS}, ALL & ~SUB_LIVE},
+	{{"unwrap", no_argument, NULL, O_UNWRAP}, ALL & ~SUB_LIVE},
 	{{"quiet", no_argument, NULL, 'q'}, ALL},
 	{{"help", no_argument, NULL, 'h'}, ALL},
 	{{"version", no_argument, NULL, 'V'}, ALL},
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* ---- record filters and the order of the task tables ---------------- */
+
+/* --pid, --comm, --cpu, --since, --until into c's filter; an exit status or -1. */
+static int filter_option(struct cli *c, int opt, const char *arg)
+{
+	static const struct {
+		int opt;
+		enum vmsa_filter_kind kind;
+		const char *name, *wants;
+	} kinds[] = {
+		{O_PID, VMSA_FILTER_PID, "--pid", "PID[,PID...]"},
+		{O_COMM, VMSA_FILTER_COMM, "--comm", "a pattern"},
+		{O_CPU, VMSA_FILTER_CPU, "--cpu", "a CPU list such as 0,2-3"},
+		{O_SINCE, VMSA_FILTER_SINCE, "--since", "seconds of trace time, at most --until"},
+		{O_UNTIL, VMSA_FILTER_UNTIL, "--until", "seconds of trace time, at least --since"},
+	};
+	size_t i = 0;
+	while (kinds[i].opt != opt)
+		i++;
+	int err = c->filter ? 0 : vmsa_filter_new(&c->filter);
+	if (!err)
+		err = vmsa_filter_add(c->filter, kinds[i].kind, arg);
+	if (err == VMSA_E_INVAL) {
+		fprintf(stderr, "vmscan-analyze: %s wants %s, not '%s'\n", kinds[i].name,
+			kinds[i].wants, arg);
+		return EXIT_USAGE;
+	}
+	return err ? EXIT_RUNTIME : -1;
+}
+
+/* --sort FIELD: one of vmsa_sort_field()'s; an exit status or -1. */
+static int sort_option(struct cli *c, const char *arg)
+{
+	for (size_t i = 0; vmsa_sort_field(i); i++)
+		if (!strcmp(vmsa_sort_field(i), arg)) {
+			c->sort = vmsa_sort_field(i);
+			return -1;
+		}
+	fprintf(stderr, "vmscan-analyze: --sort: unknown field '%s'; one of:", arg);
+	for (size_t i = 0; vmsa_sort_field(i); i++)
+		fprintf(stderr, " %s", vmsa_sort_field(i));
+	fputs("\n", stderr);
+	return EXIT_USAGE;
+}
 
 /* The index in options[] of the option getopt_long() returned as val. */
 static size_t option_index(int val)
@@ -231,6 +338,20 @@ int cli_validate(const struct cli *c, enum cli_sub sub)
 		return refuse("--pretty", "applies to --format json only");
 	if (!(sub & READERS))
 		return EXIT_OK;
+#ifndef VMSA_HAVE_MICROHTTPD
+	if (c->listen)
+		return refuse("--listen", "is not available: this vmscan-analyze was built without "
+					  "libmicrohttpd");
+#endif
+	if (c->listen && !(c->interval > 0))
+		return refuse("--listen", "needs --interval SEC (how often the metrics it serves are "
+					  "renewed)");
+	if (given(c, O_MAX_CGROUPS) && !metrics && !c->metrics_path && !c->listen)
+		return refuse("--max-cgroups", "applies to the metrics (--format openmetrics or "
+					       "prometheus, --openmetrics-file, --listen)");
+	if (given(c, O_MAX_CGROUPS) && c->ignore_pid)
+		return refuse("--max-cgroups", "cannot be combined with --ignore-pid (a cgroup is "
+					       "found by pid)");
 	if (c->pretty && !json && !c->json_out.path)
 		return refuse("--pretty", "applies to JSON output only (--format json, --json)");
 	if (c->pretty && json && c->interval > 0)
@@ -240,6 +361,9 @@ int cli_validate(const struct cli *c, enum cli_sub sub)
 		return refuse("--latency-list", "applies to the classic format only");
 	if (c->histogram && json)
 		return refuse("--histogram", "applies to the classic format only");
+	if ((c->sort || c->top) && strcmp(c->format, "classic"))
+		return refuse(c->sort ? "--sort" : "--top",
+			      "applies to the classic format only (JSON keeps every row)");
 	if (c->latency_list && c->ignore_pid)
 		return refuse("--ignore-pid", "cannot be combined with --latency-list (the list is "
 					      "per task)");
@@ -250,6 +374,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 {
 	*c = (struct cli){.format = "classic",
 			  .max_messages = 20,
+			  .max_cgroups = 10,
 			  .last_int = -1,
 			  .json_out.option = "--json",
 			  .svg_out.option = "--svg",
@@ -261,7 +386,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 	for (size_t i = 0; i < NOPTIONS; i++)
 		longopts[i] = options[i].o;
 	longopts[NOPTIONS] = (struct option){NULL, 0, NULL, 0};
-	int opt;
+	int opt, status;
 	long long v;
 	while ((opt = getopt_long(argc, argv, "f:j:t:qhV", longopts, NULL)) != -1) {
 		size_t idx = option_index(opt);
@@ -321,6 +446,17 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 		case O_METRICS_FILE:
 			c->metrics_path = optarg;
 			break;
+		case O_MAX_CGROUPS:
+			if (!count_arg(optarg, 0, 100000, &v)) {
+				fprintf(stderr, "vmscan-analyze: --max-cgroups wants a count from 0 to "
+						"100000\n");
+				return EXIT_USAGE;
+			}
+			c->max_cgroups = (size_t)v;
+			break;
+		case O_LISTEN:
+			c->listen = optarg;
+			break;
 		case O_INTERVAL:
 			if (!seconds_arg(optarg, &c->interval)) {
 				fprintf(stderr, "vmscan-analyze: --interval wants seconds > 0\n");
@@ -347,8 +483,15 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 		case O_RELATIVE:
 			c->relative = true;
 			break;
+		case O_GROUP:
+			if (append(&c->groups, &c->ngroups, optarg))
+				return EXIT_RUNTIME;
+			break;
 		case O_STRICT:
 			c->strict = true;
+			break;
+		case O_UNWRAP:
+			c->unwrap = true;
 			break;
 		case O_MAXMSG:
 			if (!count_arg(optarg, 0, LONG_MAX, &v)) {
@@ -356,6 +499,25 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 				return EXIT_USAGE;
 			}
 			c->max_messages = (long)v;
+			break;
+		case O_PID:
+		case O_COMM:
+		case O_CPU:
+		case O_SINCE:
+		case O_UNTIL:
+			if ((status = filter_option(c, opt, optarg)) >= 0)
+				return status;
+			break;
+		case O_SORT:
+			if ((status = sort_option(c, optarg)) >= 0)
+				return status;
+			break;
+		case O_TOP:
+			if (!count_arg(optarg, 1, LLONG_MAX, &v)) {
+				fprintf(stderr, "vmscan-analyze: --top wants a count >= 1\n");
+				return EXIT_USAGE;
+			}
+			c->top = (size_t)v;
 			break;
 		case O_MAXTASKS:
 			if (!count_arg(optarg, 1, LLONG_MAX, &v)) {

@@ -4,9 +4,11 @@
 set -eu
 PKGS="build-essential cmake pkg-config check libjson-c-dev uthash-dev
       libtraceevent-dev libtracecmd-dev libtracefs-dev
-      python3 python3-jsonschema perl util-linux xz-utils scdoc man-db
+      zlib1g-dev liblzma-dev libzstd-dev gzip zstd
+      python3 python3-jsonschema python3-scipy perl strace util-linux xz-utils scdoc man-db
       time valgrind
-      prometheus prometheus-node-exporter python3-prometheus-client"
+      prometheus prometheus-node-exporter python3-prometheus-client
+      libmicrohttpd-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

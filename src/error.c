@@ -47,6 +47,16 @@ const char *vmsa_throttle_name(enum vmsa_throttle t)
 	return (unsigned)t < VMSA_THROTTLE__COUNT ? names[t] : "unknown";
 }
 
+const char *vmsa_wb_reason_name(enum vmsa_wb_reason r)
+{
+	static const char *const names[] = {
+#define VMSA_WB_NAME(e, name) name,
+		VMSA_WB_REASONS(VMSA_WB_NAME)
+#undef VMSA_WB_NAME
+	};
+	return (unsigned)r < VMSA_WB__COUNT ? names[r] : "unknown";
+}
+
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r)
 {
 	static const char *const names[] = {"all_dirty", "flush_forward"};

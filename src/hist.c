@@ -68,6 +68,14 @@ int vmsa_hist_add(struct vmsa_hist *h, uint64_t v)
 	return 0;
 }
 
+int vmsa_hist_add_n(struct vmsa_hist *h, uint64_t v, uint64_t n)
+{
+	if (ensure(h))
+		return VMSA_E_NOMEM;
+	h->buckets[bucket_of(h->sub_bits, v)] += n;
+	return 0;
+}
+
 int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src)
 {
 	if (!src->count)
@@ -143,15 +151,21 @@ uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 	return vmsa_quantile(&b, h->count, h->min, h->max, q);
 }
 
+bool vmsa_hist_next(const struct vmsa_hist *h, size_t *i, uint64_t *lo, uint64_t *hi)
+{
+	size_t n = h->buckets ? vmsa_hist_nbuckets(h) : 0;
+	while (*i < n && !h->buckets[*i])
+		++*i;
+	if (*i >= n)
+		return false;
+	vmsa_hist_bucket_bounds(h, *i, lo, hi);
+	return true;
+}
+
 void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65])
 {
 	memset(out, 0, 65 * sizeof(uint64_t));
-	size_t n = vmsa_hist_nbuckets(h);
-	for (size_t i = 0; h->buckets && i < n; i++) {
-		if (!h->buckets[i])
-			continue;
-		uint64_t lo, hi;
-		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
+	uint64_t lo, hi;
+	for (size_t i = 0; vmsa_hist_next(h, &i, &lo, &hi); i++)
 		out[lo ? 64 - __builtin_clzll(lo) : 0] += h->buckets[i];
-	}
 }

@@ -29,11 +29,16 @@ struct vmsa_hist {
 void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits);
 void vmsa_hist_release(struct vmsa_hist *h);
 int vmsa_hist_add(struct vmsa_hist *h, uint64_t v);
+/* n values in the bucket of v, without count, sum, min or max (a histogram read back) */
+int vmsa_hist_add_n(struct vmsa_hist *h, uint64_t v, uint64_t n);
 int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src);
 int vmsa_hist_copy(struct vmsa_hist *dst, const struct vmsa_hist *src);
 size_t vmsa_hist_nbuckets(const struct vmsa_hist *h);
 /* [lo, hi] bounds of bucket i */
 void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, uint64_t *hi);
+/* The first non-empty bucket from *i on: true with *i at it and its bounds,
+ * false past the last.  for (size_t i = 0; vmsa_hist_next(h, &i, &lo, &hi); i++) */
+bool vmsa_hist_next(const struct vmsa_hist *h, size_t *i, uint64_t *lo, uint64_t *hi);
 /*
  * Fold into power-of-two buckets: out[0] counts 0, out[i] counts values in
  * [2^(i-1), 2^i - 1].  Exact: no bucket straddles a power of two.
@@ -85,7 +90,7 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 	X(uint64_t, scanned_file, "pages_scanned_file", PAGES, "of pages_scanned, file") \
 	X(uint64_t, scanned_anon, "pages_scanned_anon", PAGES, "of pages_scanned, anon") \
 	X(uint64_t, scanned_unknown, "pages_scanned_unsplit", PAGES,                  \
-	  "of pages_scanned, where the trace cannot split file from anon (2.6.35)")
+	  "of pages_scanned, where the trace cannot split file from anon (2.6.35; an `lru=` name this tool does not know that says neither)")
 #define VMSA_CTX_RECLAIMED(X)                                                         \
 	X(uint64_t, reclaimed_file, "pages_reclaimed_file", PAGES,                    \
 	  "of pages_reclaimed, file")                                                 \
@@ -94,9 +99,11 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 	X(uint64_t, reclaimed_unknown, "pages_reclaimed_unsplit", PAGES,              \
 	  "of pages_reclaimed, where the trace cannot split file from anon")
 /* after "writes" */
-#define VMSA_CTX_TAIL(X)                                                              \
+#define VMSA_CTX_END(X)                                                               \
 	X(uint64_t, end_nr_reclaimed, "end_nr_reclaimed_pages", PAGES,                \
-	  "sum of the end events' nr_reclaimed (includes slab, unlike pages_reclaimed)") \
+	  "sum of the end events' nr_reclaimed (includes slab, unlike pages_reclaimed); " \
+	  "null when an end event printed no fields")
+#define VMSA_CTX_TAIL(X)                                                              \
 	X(uint64_t, nr_dirty, "nr_dirty_pages", PAGES, "sum from lru_shrink_inactive") \
 	X(uint64_t, nr_writeback, "nr_writeback_pages", PAGES,                        \
 	  "sum from lru_shrink_inactive")                                             \
@@ -128,6 +135,7 @@ struct vmsa_counters {
 	uint64_t write[2][2];		/* [file][sync] events (folios) */
 	uint64_t write_pages;		/* pages, where the event says */
 	uint64_t write_events_with_pages;
+	VMSA_CTX_END(VMSA_COUNTER_MEMBER)
 	VMSA_CTX_TAIL(VMSA_COUNTER_MEMBER)
 };
 
@@ -159,16 +167,35 @@ struct vmsa_latency {
 	X(flusher_dirty_pages, [VMSA_FLUSH__COUNT])                 \
 	X(flusher_requested_pages, [VMSA_FLUSH__COUNT])
 
+/* The flushers' passes (writeback_start .. _written of one worker), by
+ * reason: whole-system counts, kept out of the task rows (kworkers are no
+ * reclaimers, and recordings started apart see different ones). */
+struct vmsa_writeback {
+	uint64_t passes[VMSA_WB__COUNT];
+	uint64_t pages[VMSA_WB__COUNT];
+	uint64_t unpaired;
+	bool seen; /* the trace has writeback events (kept by vmsa_stats_restart()) */
+};
+
 #define VMSA_ROW_MEMBER(member, dims) uint64_t member dims;
 
-/* Counters of one task identity: (pid, comm). */
+struct vmsa_row_block;
+
+/*
+ * Counters of one task identity: (pid, comm).  The statistics keep their
+ * rows in blocks (stats.c) that a summary shares instead of copying: a row
+ * marked shared is read by the statistics and by summaries and written by
+ * none (the statistics copy it before changing it).  A row of no block
+ * (block NULL) is its holder's alone: a summary's own, freed with it.
+ */
 struct vmsa_task_row {
-	UT_hash_handle hh;
+	struct vmsa_row_block *block;
 	struct {
 		int32_t pid;
 		uint32_t comm_id;
 	} key;
 	bool is_kswapd;
+	bool shared;
 	int32_t kswapd_nid;
 	struct vmsa_counters ctx[VMSA_CTX__COUNT];
 	VMSA_ROW_COUNTERS(VMSA_ROW_MEMBER)
@@ -240,12 +267,29 @@ void vmsa_timeline_release(struct vmsa_timeline *t);
 /* Adds every count of c to d (source.c). */
 void vmsa_counts_add(struct vmsa_source_counts *d, const struct vmsa_source_counts *c);
 
+/* Whether the regular file at path holds a trace.dat, compressed or not (detect.c). */
+bool vmsa_input_is_tracedat(const char *path);
+
+/*
+ * Several sources as one trace (interleave.c): their events in timestamp order
+ * (equal times in source order; a lost marker at its input's last time).
+ * The sources stay the caller's and open while the merge is used.
+ */
+struct vmsa_interleave;
+int vmsa_interleave_new(struct vmsa_interleave **out, struct vmsa_source *const *src, int n);
+void vmsa_interleave_free(struct vmsa_interleave *m);
+/* 0 with *ev (valid until the next call) from source *which, VMSA_E_EOF
+ * when all ended, or source *which's error. */
+int vmsa_interleave_next(struct vmsa_interleave *m, const struct vmsa_event **ev, int *which);
+
 /* ---- the summary --------------------------------------------------- */
 
 struct vmsa_summary {
 	struct vmsa_comms comms;
 	struct vmsa_task_row **rows;	/* sorted: comm, then pid */
 	size_t nrows;
+	struct vmsa_row_block **blocks;	/* whose rows it shares, one reference each */
+	size_t nblocks;
 	struct vmsa_source_info *sources;
 	size_t nsources;
 	struct vmsa_totals totals;
@@ -257,7 +301,9 @@ struct vmsa_summary {
 	bool ignore_pid;
 	uint64_t events;		/* events aggregated */
 	uint64_t events_by_type[VMSA_EV__COUNT];
+	struct vmsa_writeback writeback; /* the flushers' passes (no task rows) */
 	uint64_t negative_latencies;	/* timestamps went backwards */
+	uint64_t ends_without_reclaimed; /* end events without nr_reclaimed (no fields) */
 	uint64_t comm_changes;		/* same pid, new name (pid reuse/exec) */
 	uint64_t tasks_folded;		/* beyond max_tasks, in "(other tasks)" */
 	uint64_t placeholder_rows_merged;
@@ -266,6 +312,8 @@ struct vmsa_summary {
 	/* reclaim windows but no lru_shrink_inactive: pages reclaimed unknown */
 	bool reclaims_missing;
 	struct vmsa_timeline timeline;
+	/* read back from a JSON summary, which has no timeline and no latency list */
+	bool no_timeline;
 };
 
 /* What the trace can tell of every context; what it cannot is null (unknown). */
@@ -273,22 +321,49 @@ struct vmsa_known {
 	bool sync;		/* the kernel can write synchronously */
 	bool scanned;		/* pages scanned: lru_isolate events */
 	bool reclaimed;		/* pages reclaimed: lru_shrink_inactive events */
+	bool end_reclaimed;	/* every end event said its nr_reclaimed */
 };
 
 static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
 {
 	return (struct vmsa_known){.sync = sum->totals.sync_applicable,
 				   .scanned = !sum->totals.scans_missing,
-				   .reclaimed = !sum->reclaims_missing};
+				   .reclaimed = !sum->reclaims_missing,
+				   .end_reclaimed = !sum->ends_without_reclaimed};
 }
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,
 			      size_t *len);
+/*
+ * Counts a name [name, name + len) in tab (VMSA_NAME_COUNTS slots, struct
+ * vmsa_name_count): count += count, pages += pages.  Names past the table's
+ * room, too long for a slot, or of other bytes than letters, digits and '_',
+ * go to its last slot, "(other names)".
+ */
+/* (events.c) */
+void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			 uint64_t count, uint64_t pages);
+/* Adds table src into dst, name by name. */
+void vmsa_name_counts_add(struct vmsa_name_count *dst, const struct vmsa_name_count *src);
 /* The name of the reclaim write event the traits have seen ("none"); events.c. */
 const char *vmsa_write_event_name(const struct vmsa_traits *t);
 /* The document's JSON tree, read in place (summary_doc.c); owned by the document. */
 struct json_object;
 const struct json_object *vmsa_doc_json(const struct vmsa_doc *d);
+/* ---- tasks' cgroups (cgroup.c) ---- */
+/* vmsa_cgroups_new() reading PROC_ROOT/PID/cgroup instead of /proc (tests). */
+int vmsa_cgroups_new_at(struct vmsa_cgroups **out, const char *proc_root, size_t max_tasks,
+			size_t max_series);
+/* The task's cgroup as an index of vmsa_cgroups_name(), -1 unknown. */
+long vmsa_cgroups_index(const struct vmsa_cgroups *cg, int32_t pid, const char *comm);
+size_t vmsa_cgroups_count(const struct vmsa_cgroups *cg);
+const char *vmsa_cgroups_name(const struct vmsa_cgroups *cg, size_t i);
+/* Series of its own: whether cgroup i has them; give them (false: no room left). */
+bool vmsa_cgroups_has_series(const struct vmsa_cgroups *cg, size_t i);
+bool vmsa_cgroups_give_series(struct vmsa_cgroups *cg, size_t i);
+/* Every max_series place is taken (then cgroup="other" is written). */
+bool vmsa_cgroups_series_full(const struct vmsa_cgroups *cg);
+
 const char *vmsa_ctx_name(enum vmsa_ctx c);
 const char *vmsa_throttle_name(enum vmsa_throttle t);
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r);
@@ -364,5 +439,18 @@ void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *sr
 /* Adds the counters of src's contexts and VMSA_ROW_COUNTERS to dst's. */
 void vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
+
+/* ---- interval deltas (stats.c) ----------------------------------- */
+
+/* New empty stats with st's options, without its latency callbacks. */
+int vmsa_stats_new_like(const struct vmsa_stats *st, struct vmsa_stats **out);
+/*
+ * Starts the next interval: every counter, histogram, source and the trace
+ * span go back to zero, while the windows still open (reclaims, kswapd
+ * awake) stay open, so their ends are counted in the interval they fall in.
+ * Rows without an open window go; a task's next event makes its row again.
+ * VMSA_E_NOMEM leaves st as it was.
+ */
+int vmsa_stats_restart(struct vmsa_stats *st);
 
 #endif /* VMSA_INTERNAL_H */

@@ -11,8 +11,10 @@
  * shrink_inactive_list() counts pgscan_* in mm/vmscan.c.
  */
 #define _GNU_SOURCE /* qsort_r */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -41,7 +43,9 @@ struct task_state {
 		int8_t priority;	/* of its last shrink or slab event, -1: none yet */
 	} win[MAX_WINDOWS];
 	int32_t kswapd_order;
+	uint8_t wb_open;	/* its writeback_start's reason + 1, 0: none open */
 	uint64_t wake_ts;
+	int64_t wb_nr_pages;	/* its writeback_start's */
 };
 
 /* Task states come from chunks of TASK_CHUNK, each on its own cache line. */
@@ -111,12 +115,71 @@ static int pids_add(struct pid_table *pt, struct task_state *t)
 	for (size_t i = 0; (pt)->slot && i < ((size_t)1 << (pt)->bits); i++) \
 		if (((task) = (pt)->slot[i].t) != NULL)
 
+/*
+ * Rows live in blocks of many (no allocation per row), which the statistics
+ * and the summaries taken from them share by reference count: a summary
+ * takes a reference to every block instead of copying rows.  A shared row
+ * is written by no one; the statistics copy it into a block of their own
+ * before they change it (copy on write), and the summary keeps what it saw.
+ * A block goes, with the histograms and latency lists of its rows, when its
+ * last holder lets go.  The statistics hold a block while it has a row in
+ * their table, or rows still to give.
+ */
+struct vmsa_row_block {
+	atomic_size_t refs;
+	struct vmsa_row_block *prev, *next; /* the statistics' list of the blocks they hold */
+	uint32_t used, cap;
+	uint32_t live; /* rows of the statistics' table in this block */
+	size_t mapped; /* bytes mapped (a big block), 0: allocated */
+	struct vmsa_task_row rows[];
+};
+
+/* rows of the first block; each next one twice as many, up to ROW_BLOCK_BIG
+ * bytes, then every block is mapped, that size, on huge pages if it can be
+ * (one page fault for hundreds of rows instead of one every row or two) */
+#define ROW_BLOCK_FIRST 8
+#define ROW_BLOCK_BIG ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* ROW_BLOCK_BIG zeroed bytes aligned on HUGE_PAGE; NULL: out of memory. */
+static void *map_big_block(void)
+{
+	size_t len = ROW_BLOCK_BIG + HUGE_PAGE;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + len > a + ROW_BLOCK_BIG)
+		munmap(a + ROW_BLOCK_BIG, (size_t)(p + len - (a + ROW_BLOCK_BIG)));
+#ifdef MADV_HUGEPAGE
+	madvise(a, ROW_BLOCK_BIG, MADV_HUGEPAGE); /* a hint: without it, small pages */
+#endif
+	return a;
+}
+
+/* Rows by (pid, comm): open addressing, at most half full; where each row is
+ * in the table's order (the order rows were made, which merges follow). */
+struct row_table {
+	struct row_slot {
+		int32_t pid;
+		uint32_t comm_id;
+		uint32_t idx;	/* in order[], + 1; 0: an empty slot */
+	} *slot;
+	uint32_t bits;
+};
+
 struct vmsa_stats {
 	struct vmsa_stats_options opts;
 	struct vmsa_comms comms;
 	uint32_t placeholder_id;
 	struct pid_table tasks;
-	struct vmsa_task_row *rows;
+	struct row_table rowtab;
+	struct vmsa_task_row **order;	/* the rows, in the order they were made */
+	size_t order_cap;
+	struct vmsa_row_block *blocks;	/* held, newest first; the first gives rows */
+	uint32_t next_block_rows;
 	struct task_state *last_task;	/* consecutive events often share a task */
 	char **task_chunks;		/* where task states live */
 	size_t ntask_chunks, task_chunks_cap, chunk_used;
@@ -131,8 +194,10 @@ struct vmsa_stats {
 	bool have_ts;
 	uint64_t events;
 	uint64_t by_type[VMSA_EV__COUNT];
+	struct vmsa_writeback wb;
 	uint64_t lost;
 	uint64_t negative_latencies, comm_changes;
+	uint64_t ends_without_reclaimed; /* end events that did not say nr_reclaimed */
 	uint64_t isolations_counted, isolations_not_counted;
 };
 
@@ -203,21 +268,197 @@ static void row_init(struct vmsa_task_row *r)
 	r->kswapd_nid = -1;
 }
 
+/* What a row owns besides itself. */
+static void row_release(struct vmsa_task_row *r)
+{
+	vmsa_hist_release(&r->stall);
+	vmsa_hist_release(&r->awake);
+	free(r->lat);
+	r->lat = NULL;
+	r->nlat = r->lat_cap = 0;
+}
+
+/* A row of no block (a summary's own). */
 static void row_free(struct vmsa_task_row *r)
 {
 	if (!r)
 		return;
-	vmsa_hist_release(&r->stall);
-	vmsa_hist_release(&r->awake);
-	free(r->lat);
+	row_release(r);
 	free(r);
 }
 
-/* Adds n 64-bit counters: every member of the counter sets is one. */
-static void add_u64s(void *d, const void *s, size_t bytes)
+/* Copies s's counters, histograms and latency list into d (d's are lost). */
+static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
-	uint64_t *dp = d;
-	const uint64_t *sp = s;
+	struct vmsa_row_block *b = d->block;
+	*d = *s;
+	d->block = b;
+	d->shared = false;
+	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
+	vmsa_hist_init(&d->awake, VMSA_HIST_COARSE);
+	d->lat = NULL;
+	d->nlat = d->lat_cap = 0;
+	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
+		return VMSA_E_NOMEM;
+	if (s->nlat) {
+		d->lat = malloc(s->nlat * sizeof(*d->lat));
+		if (!d->lat)
+			return VMSA_E_NOMEM;
+		memcpy(d->lat, s->lat, s->nlat * sizeof(*d->lat));
+		d->nlat = d->lat_cap = s->nlat;
+	}
+	return 0;
+}
+
+/* A copy of s of its own (no block); NULL: out of memory. */
+static struct vmsa_task_row *row_clone(const struct vmsa_task_row *s)
+{
+	struct vmsa_task_row *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	if (row_copy(d, s)) {
+		row_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* ---- row blocks ------------------------------------------------------ */
+
+static void block_unref(struct vmsa_row_block *b)
+{
+	if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	for (uint32_t i = 0; i < b->used; i++)
+		row_release(&b->rows[i]);
+	if (b->mapped)
+		munmap(b, b->mapped);
+	else
+		free(b);
+}
+
+static void block_ref(struct vmsa_row_block *b)
+{
+	atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
+}
+
+/* The statistics let go of b. */
+static void block_drop(struct vmsa_stats *st, struct vmsa_row_block *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		st->blocks = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	block_unref(b);
+}
+
+/* A row of b left the statistics' table. */
+static void block_row_gone(struct vmsa_stats *st, struct vmsa_row_block *b)
+{
+	if (--b->live == 0 && (b != st->blocks || b->used == b->cap))
+		block_drop(st, b);
+}
+
+/* A new zeroed row in the newest block; NULL: out of memory. */
+static struct vmsa_task_row *new_row(struct vmsa_stats *st)
+{
+	struct vmsa_row_block *b = st->blocks;
+	if (!b || b->used == b->cap) {
+		uint32_t cap = st->next_block_rows ? st->next_block_rows : ROW_BLOCK_FIRST;
+		size_t bytes = sizeof(*b) + cap * sizeof(b->rows[0]);
+		bool big = bytes > ROW_BLOCK_BIG;
+		if (big)
+			cap = (uint32_t)((ROW_BLOCK_BIG - sizeof(*b)) / sizeof(b->rows[0]));
+		struct vmsa_row_block *n = big ? map_big_block() : calloc(1, bytes);
+		if (!n)
+			return NULL;
+		atomic_init(&n->refs, 1);
+		n->cap = cap;
+		n->mapped = big ? ROW_BLOCK_BIG : 0;
+		st->next_block_rows = big ? cap : cap * 2;
+		n->next = b;
+		if (b)
+			b->prev = n;
+		st->blocks = n;
+		if (b && b->live == 0)
+			block_drop(st, b);
+		b = n;
+	}
+	struct vmsa_task_row *r = &b->rows[b->used++];
+	b->live++;
+	r->block = b;
+	row_init(r);
+	return r;
+}
+
+/* ---- the row table --------------------------------------------------- */
+
+static inline size_t row_home(const struct row_table *rt, int32_t pid, uint32_t comm_id)
+{
+	uint32_t h = ((uint32_t)pid * 2654435769u) ^ (comm_id * 0x85ebca6bu);
+	h *= 0x9e3779b1u;
+	return (size_t)(h >> (32 - rt->bits));
+}
+
+/* The slot of (pid, comm_id), or the empty slot where it would go. */
+static struct row_slot *row_slot(const struct row_table *rt, int32_t pid, uint32_t comm_id)
+{
+	size_t mask = ((size_t)1 << rt->bits) - 1;
+	for (size_t i = row_home(rt, pid, comm_id);; i = (i + 1) & mask) {
+		struct row_slot *s = &rt->slot[i];
+		if (!s->idx || (s->pid == pid && s->comm_id == comm_id))
+			return s;
+	}
+}
+
+static struct vmsa_task_row *find_row(const struct vmsa_stats *st, int32_t pid,
+				      uint32_t comm_id)
+{
+	if (!st->rowtab.slot)
+		return NULL;
+	struct row_slot *s = row_slot(&st->rowtab, pid, comm_id);
+	return s->idx ? st->order[s->idx - 1] : NULL;
+}
+
+/* Puts order[0..nrows) into the (empty) table. */
+static void rows_index(struct vmsa_stats *st)
+{
+	for (size_t i = 0; i < st->nrows; i++) {
+		const struct vmsa_task_row *r = st->order[i];
+		struct row_slot *s = row_slot(&st->rowtab, r->key.pid, r->key.comm_id);
+		s->pid = r->key.pid;
+		s->comm_id = r->key.comm_id;
+		s->idx = (uint32_t)i + 1;
+	}
+}
+
+/* Room for one more row in the table and in order[]. */
+static int rows_room(struct vmsa_stats *st)
+{
+	if (vmsa_grow((void **)&st->order, &st->order_cap, st->nrows + 1, sizeof(*st->order), 64))
+		return VMSA_E_NOMEM;
+	if (st->rowtab.slot && (st->nrows + 1) * 2 <= ((size_t)1 << st->rowtab.bits))
+		return 0;
+	uint32_t bits = st->rowtab.slot ? st->rowtab.bits + 1 : 8;
+	if (bits > 31 || st->nrows >= UINT32_MAX - 1)
+		return VMSA_E_NOMEM;
+	struct row_slot *slot = calloc((size_t)1 << bits, sizeof(*slot));
+	if (!slot)
+		return VMSA_E_NOMEM;
+	free(st->rowtab.slot);
+	st->rowtab.slot = slot;
+	st->rowtab.bits = bits;
+	rows_index(st);
+	return 0;
+}
+
+/* Adds n 64-bit counters: every member of the counter sets is one. */
+static void add_u64s(void *restrict d, const void *restrict s, size_t bytes)
+{
+	uint64_t *restrict dp = d;
+	const uint64_t *restrict sp = s;
 	for (size_t i = 0; i < bytes / sizeof(uint64_t); i++)
 		dp[i] += sp[i];
 }
@@ -258,22 +499,51 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	return 0;
 }
 
+/* The row of (pid, comm_id), made if new (it may be shared); NULL: out of memory. */
 static struct vmsa_task_row *get_row(struct vmsa_stats *st, int32_t pid, uint32_t comm_id)
 {
-	struct vmsa_task_row key = {0}, *r;
-	key.key.pid = pid;
-	key.key.comm_id = comm_id;
-	HASH_FIND(hh, st->rows, &key.key, sizeof(key.key), r);
+	struct vmsa_task_row *r = find_row(st, pid, comm_id);
 	if (r)
 		return r;
-	r = calloc(1, sizeof(*r));
+	if (rows_room(st))
+		return NULL;
+	r = new_row(st);
 	if (!r)
 		return NULL;
-	row_init(r);
-	r->key = key.key;
-	HASH_ADD(hh, st->rows, key, sizeof(r->key), r);
-	st->nrows++;
+	r->key.pid = pid;
+	r->key.comm_id = comm_id;
+	struct row_slot *s = row_slot(&st->rowtab, pid, comm_id);
+	s->pid = pid;
+	s->comm_id = comm_id;
+	s->idx = (uint32_t)st->nrows + 1;
+	st->order[st->nrows++] = r;
 	return r;
+}
+
+/*
+ * The row r of the table made the statistics' own, to be changed: a copy
+ * when r is shared with a summary; NULL: out of memory (r is unchanged).
+ */
+static struct vmsa_task_row *own_row(struct vmsa_stats *st, struct vmsa_task_row *r)
+{
+	if (!r->shared)
+		return r;
+	struct vmsa_task_row *n = new_row(st);
+	if (!n)
+		return NULL;
+	if (row_copy(n, r)) {
+		/* the newest row of the newest block: given back */
+		row_release(n);
+		st->blocks->used--;
+		st->blocks->live--;
+		return NULL;
+	}
+	struct row_slot *s = row_slot(&st->rowtab, r->key.pid, r->key.comm_id);
+	st->order[s->idx - 1] = n;
+	if (st->other == r)
+		st->other = n;
+	block_row_gone(st, r->block);
+	return n;
 }
 
 /* ---- lifecycle ------------------------------------------------------ */
@@ -316,12 +586,10 @@ void vmsa_stats_free(struct vmsa_stats *st)
 		free(st->task_chunks[i]);
 	free(st->task_chunks);
 	free(st->tasks.slot);
-	struct vmsa_task_row *r, *rt;
-	HASH_ITER(hh, st->rows, r, rt)
-	{
-		HASH_DEL(st->rows, r);
-		row_free(r);
-	}
+	free(st->rowtab.slot);
+	free(st->order);
+	while (st->blocks)
+		block_drop(st, st->blocks);
 	vmsa_comms_release(&st->comms);
 	free_sources(st->sources, st->nsources);
 	vmsa_hist_release(&st->stall);
@@ -375,8 +643,9 @@ static uint64_t elapsed(struct vmsa_stats *st, uint64_t from, uint64_t to)
 }
 
 static int record_latency(struct vmsa_stats *st, struct task_state *t, enum vmsa_ctx ctx,
-			  int32_t order, uint64_t end_ts, uint64_t ns)
+			  int32_t order, const struct vmsa_event *end, uint64_t ns)
 {
+	uint64_t end_ts = end->ts_ns;
 	struct vmsa_task_row *r = t->row;
 	int err = 0;
 	switch (ctx) {
@@ -406,6 +675,13 @@ static int record_latency(struct vmsa_stats *st, struct task_state *t, enum vmsa
 		const struct vmsa_comm *c = st->comms.by_id[t->comm_id];
 		st->opts.latency_cb(end_ts, t->pid, c->name, c->len, vmsa_ctx_name(ctx), order, ns,
 				    st->opts.latency_payload);
+	}
+	if (st->opts.latency_record_cb) {
+		const struct vmsa_comm *c = st->comms.by_id[t->comm_id];
+		struct vmsa_latency_record l = {.end_ns = end_ts, .duration_ns = ns, .pid = t->pid,
+						.cpu = end->cpu, .comm = c->name, .comm_len = c->len,
+						.kind = vmsa_ctx_name(ctx), .order = order};
+		st->opts.latency_record_cb(&l, st->opts.latency_payload);
 	}
 	return 0;
 }
@@ -447,10 +723,13 @@ static void remember_comm(struct task_state *t, const struct vmsa_event *ev)
 	}
 }
 
-static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+/* The row of the event's (pid, comm) to t->row (which may be shared). */
+static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
-	if (t->folded)
+	if (t->folded) {
+		t->row = st->other; /* (a copy of it may have been made) */
 		return 0;
+	}
 	/* the common case: the name of this task's last event, in the task */
 	if (t->row && t->last_len == ev->comm_len &&
 	    vmsa_same_bytes(t->last_comm, ev->comm, ev->comm_len))
@@ -460,13 +739,7 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 		 * not even interned, so memory stays bounded */
 		struct vmsa_comm *c;
 		HASH_FIND(hh, st->comms.by_name, ev->comm, ev->comm_len, c);
-		struct vmsa_task_row key = {0}, *r = NULL;
-		if (c) {
-			key.key.pid = t->pid;
-			key.key.comm_id = c->id;
-			HASH_FIND(hh, st->rows, &key.key, sizeof(key.key), r);
-		}
-		if (!r)
+		if (!c || !find_row(st, t->pid, c->id))
 			return fold(st, t);
 	}
 	if (t->row) {
@@ -504,12 +777,18 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 	if (t->row && !t->comm_placeholder) {
 		st->comm_changes++;
 		if (ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE) {
+			if (t->nwin) {
+				struct vmsa_task_row *o = own_row(st, t->row);
+				if (!o)
+					return VMSA_E_NOMEM;
+				t->row = o;
+			}
 			abandon_windows(t, 0);
 			t->awake = false;
 		}
 	}
 	struct vmsa_task_row *r = get_row(st, t->pid, id);
-	if (!r)
+	if (!r || !(r = own_row(st, r)))
 		return VMSA_E_NOMEM;
 	t->row = r;
 	t->comm_id = id;
@@ -519,6 +798,21 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 	if (t->is_kswapd)
 		r->is_kswapd = true;
 	remember_comm(t, ev);
+	return 0;
+}
+
+/* The event's row to t->row, the statistics' own (never shared). */
+static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	int err = pick_row(st, t, ev);
+	if (err)
+		return err;
+	if (t->row->shared) {
+		struct vmsa_task_row *r = own_row(st, t->row);
+		if (!r)
+			return VMSA_E_NOMEM;
+		t->row = r;
+	}
 	return 0;
 }
 
@@ -546,7 +840,8 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].priority = -1;
 	t->nwin++;
 	r->ctx[ev->ctx].windows++;
-	r->begins_by_order[ev->ctx][ev->order]++;
+	if (ev->order >= 0) /* (-1: a begin that does not say) */
+		r->begins_by_order[ev->ctx][ev->order]++;
 	return 0;
 }
 
@@ -567,8 +862,11 @@ static int on_end(struct vmsa_stats *st, struct task_state *t, const struct vmsa
 	struct vmsa_counters *c = &r->ctx[ev->ctx];
 	c->completed++;
 	c->latency_ns += ns;
-	c->end_nr_reclaimed += ev->nr_reclaimed;
-	return record_latency(st, t, ev->ctx, t->win[i].order, ev->ts_ns, ns);
+	if (ev->nr_reclaimed == VMSA_UNKNOWN_COUNT)
+		st->ends_without_reclaimed++;
+	else
+		c->end_nr_reclaimed += ev->nr_reclaimed;
+	return record_latency(st, t, ev->ctx, t->win[i].order, ev, ns);
 }
 
 static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
@@ -582,11 +880,13 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 		t->awake = true;
 		t->wake_ts = ev->ts_ns;
 		r->kswapd_wakeups++;
-		r->kswapd_wake_by_order[ev->order]++;
+		if (ev->order >= 0)
+			r->kswapd_wake_by_order[ev->order]++;
 		r->ctx[VMSA_CTX_KSWAPD].windows++;
 	} else {
 		r->kswapd_rewakeups++;
-		r->kswapd_rewake_by_order[ev->order]++;
+		if (ev->order >= 0)
+			r->kswapd_rewake_by_order[ev->order]++;
 	}
 	t->kswapd_order = ev->order;
 	return 0;
@@ -606,7 +906,7 @@ static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const st
 	uint64_t ns = elapsed(st, t->wake_ts, ev->ts_ns);
 	r->ctx[VMSA_CTX_KSWAPD].completed++;
 	r->ctx[VMSA_CTX_KSWAPD].latency_ns += ns;
-	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev->ts_ns, ns);
+	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev, ns);
 }
 
 /*
@@ -649,6 +949,7 @@ static void on_isolate(struct vmsa_stats *st, struct vmsa_counters *c, const str
 		st->isolations_not_counted++;
 		return;
 	case VMSA_LRU_UNKNOWN:
+	case VMSA_LRU_OTHER: /* a list this tool does not know: counted, never lost */
 	default:
 		/* older kernels: every isolation, as the 2010 script counted */
 		if (ev->file == 1)
@@ -680,7 +981,8 @@ static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 			    const struct vmsa_event *ev)
 {
 	t->row->wakeup_kswapd++;
-	t->row->wakeup_by_order[ev->order]++;
+	if (ev->order >= 0)
+		t->row->wakeup_by_order[ev->order]++;
 	return 0;
 }
 
@@ -791,6 +1093,39 @@ static int on_flusher_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state 
 	return 0;
 }
 
+/*
+ * A flusher's pass: writeback_start and writeback_written of one worker,
+ * around the inodes it wrote; wb_writeback() counts the work's nr_pages down
+ * by the pages it wrote, so the pass wrote the start's less the written's.
+ */
+static int on_wb_start(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	if ((unsigned)ev->wb_reason >= VMSA_WB__COUNT)
+		return VMSA_E_INVAL;
+	st->wb.seen = true;
+	if (t->wb_open)
+		st->wb.unpaired++; /* a start whose pass never ended */
+	t->wb_open = (uint8_t)(ev->wb_reason + 1);
+	t->wb_nr_pages = ev->wb_nr_pages;
+	return 0;
+}
+
+static int on_wb_written(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	if ((unsigned)ev->wb_reason >= VMSA_WB__COUNT)
+		return VMSA_E_INVAL;
+	st->wb.seen = true;
+	if (t->wb_open != ev->wb_reason + 1 || ev->wb_nr_pages > t->wb_nr_pages) {
+		/* its start is not in the trace (or is another work's) */
+		st->wb.unpaired += 1 + (t->wb_open != 0);
+	} else {
+		st->wb.passes[ev->wb_reason]++;
+		st->wb.pages[ev->wb_reason] += (uint64_t)(t->wb_nr_pages - ev->wb_nr_pages);
+	}
+	t->wb_open = 0;
+	return 0;
+}
+
 static int on_nothing(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t VMSA_UNUSED,
 		      const struct vmsa_event *ev VMSA_UNUSED)
 {
@@ -811,6 +1146,8 @@ static const event_handler handlers[VMSA_EV__COUNT] = {
 	[VMSA_EV_SLAB_START] = on_slab_start,
 	[VMSA_EV_SLAB_END] = on_slab_end,
 	[VMSA_EV_FLUSHER_WAKE] = on_flusher_wake,
+	[VMSA_EV_WB_START] = on_wb_start,
+	[VMSA_EV_WB_WRITTEN] = on_wb_written,
 	[VMSA_EV_LOST] = on_nothing, /* counted before any task */
 };
 
@@ -852,7 +1189,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 
 	bool needs_order = ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE ||
 			   ev->type == VMSA_EV_WAKEUP_KSWAPD;
-	if (needs_order && (ev->order < 0 || ev->order >= VMSA_MAX_ORDER))
+	if (needs_order && (ev->order < -1 || ev->order >= VMSA_MAX_ORDER))
 		return VMSA_E_INVAL;
 	if ((ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_RECLAIM_END) &&
 	    (unsigned)ev->ctx >= VMSA_CTX_KSWAPD)
@@ -870,6 +1207,8 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 			return VMSA_E_NOMEM; /* (its chunk is freed with the rest) */
 	}
 	st->last_task = t;
+	if (ev->type == VMSA_EV_WB_START || ev->type == VMSA_EV_WB_WRITTEN)
+		return handlers[ev->type](st, t, ev); /* no row: struct vmsa_writeback */
 	int err = set_task_row(st, t, ev);
 	if (err)
 		return err;
@@ -877,32 +1216,6 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 }
 
 /* ---- the summary snapshot ------------------------------------------- */
-
-static struct vmsa_task_row *row_clone(const struct vmsa_task_row *s)
-{
-	struct vmsa_task_row *d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	*d = *s;
-	memset(&d->hh, 0, sizeof(d->hh));
-	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
-	vmsa_hist_init(&d->awake, VMSA_HIST_COARSE);
-	d->lat = NULL;
-	d->nlat = d->lat_cap = 0;
-	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
-		goto fail;
-	if (s->nlat) {
-		d->lat = malloc(s->nlat * sizeof(*d->lat));
-		if (!d->lat)
-			goto fail;
-		memcpy(d->lat, s->lat, s->nlat * sizeof(*d->lat));
-		d->nlat = d->lat_cap = s->nlat;
-	}
-	return d;
-fail:
-	row_free(d);
-	return NULL;
-}
 
 static int row_cmp(const void *a, const void *b, void *arg)
 {
@@ -925,8 +1238,12 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 	if (!sum)
 		return;
 	for (size_t i = 0; i < sum->nrows; i++)
-		row_free(sum->rows[i]);
+		if (sum->rows[i] && !sum->rows[i]->block) /* its own, not shared */
+			row_free(sum->rows[i]);
 	free(sum->rows);
+	for (size_t i = 0; i < sum->nblocks; i++)
+		block_unref(sum->blocks[i]);
+	free(sum->blocks);
 	vmsa_comms_release(&sum->comms);
 	free_sources(sum->sources, sum->nsources);
 	vmsa_hist_release(&sum->stall_hist);
@@ -936,6 +1253,18 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 	free(sum);
 }
 
+/* Row i of the summary, its own to change (a copy if shared); NULL: out of memory. */
+static struct vmsa_task_row *sum_own_row(struct vmsa_summary *sum, size_t i)
+{
+	struct vmsa_task_row *r = sum->rows[i];
+	if (!r->block)
+		return r;
+	struct vmsa_task_row *c = row_clone(r);
+	if (c)
+		sum->rows[i] = c;
+	return c;
+}
+
 /* Fold "<...>" rows into the one named row of the same pid, if unique. */
 static void fold_placeholders(struct vmsa_summary *sum, uint32_t ph)
 {
@@ -943,17 +1272,19 @@ static void fold_placeholders(struct vmsa_summary *sum, uint32_t ph)
 	for (size_t i = 0; i < sum->nrows; i++) {
 		struct vmsa_task_row *r = sum->rows[i];
 		if (r->key.comm_id == ph) {
-			struct vmsa_task_row *named = NULL;
+			size_t named = 0;
 			int n = 0;
 			for (size_t j = 0; j < sum->nrows; j++) {
 				struct vmsa_task_row *o = sum->rows[j];
 				if (o && o != r && o->key.pid == r->key.pid && o->key.comm_id != ph) {
-					named = o;
+					named = j;
 					n++;
 				}
 			}
-			if (n == 1 && vmsa_row_merge(named, r) == 0) {
-				row_free(r);
+			struct vmsa_task_row *into = n == 1 ? sum_own_row(sum, named) : NULL;
+			if (into && vmsa_row_merge(into, r) == 0) {
+				if (!r->block)
+					row_free(r);
 				sum->rows[i] = NULL;
 				sum->placeholder_rows_merged++;
 				continue;
@@ -978,9 +1309,15 @@ static int merge_by_name(struct vmsa_summary *sum)
 		if (j < out) {
 			if (vmsa_row_merge(sum->rows[j], r))
 				return VMSA_E_NOMEM;
-			row_free(r);
+			sum->rows[i] = NULL;
+			if (!r->block)
+				row_free(r);
 		} else {
-			r->key.pid = -1;
+			if (!(r = sum_own_row(sum, i)))
+				return VMSA_E_NOMEM;
+			if (r->key.pid != VMSA_PID_OTHER) /* it stays marked */
+				r->key.pid = -1;
+			sum->rows[i] = NULL;
 			sum->rows[out++] = r;
 		}
 	}
@@ -1030,6 +1367,10 @@ static void compute_totals(struct vmsa_summary *sum)
 	memcpy(t->flusher_dirty_pages, all->flusher_dirty_pages, sizeof(t->flusher_dirty_pages));
 	memcpy(t->flusher_requested_pages, all->flusher_requested_pages,
 	       sizeof(t->flusher_requested_pages));
+	t->writeback_known = sum->writeback.seen;
+	memcpy(t->writeback_passes, sum->writeback.passes, sizeof(t->writeback_passes));
+	memcpy(t->writeback_pages, sum->writeback.pages, sizeof(t->writeback_pages));
+	t->writeback_unpaired = sum->writeback.unpaired;
 	t->tasks = sum->nrows;
 
 	uint64_t sync_evidence = 0, modern = 0, isolates = sum->events_by_type[VMSA_EV_LRU_ISOLATE];
@@ -1053,42 +1394,40 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return VMSA_E_NOMEM;
-	size_t n = HASH_COUNT(st->rows);
-	sum->rows = calloc(n ? n : 1, sizeof(*sum->rows));
-	if (!sum->rows || vmsa_comms_copy(&sum->comms, &st->comms))
+	/* the rows are shared, not copied: the summary holds their blocks */
+	size_t n = st->nrows, nb = 0;
+	for (const struct vmsa_row_block *b = st->blocks; b; b = b->next)
+		nb++;
+	sum->rows = malloc((n ? n : 1) * sizeof(*sum->rows));
+	sum->blocks = malloc((nb ? nb : 1) * sizeof(*sum->blocks));
+	if (!sum->rows || !sum->blocks || vmsa_comms_copy(&sum->comms, &st->comms))
 		goto nomem;
-	struct clone_map {
-		UT_hash_handle hh;
-		const struct vmsa_task_row *orig;
-		struct vmsa_task_row *clone;
-	} *map = NULL, *m, *mt, *maps = calloc(n ? n : 1, sizeof(*maps));
-	if (!maps)
-		goto nomem;
-	const struct vmsa_task_row *r, *rt;
-	HASH_ITER(hh, st->rows, r, rt)
-	{
-		struct vmsa_task_row *c = row_clone(r);
-		if (!c) {
-			HASH_CLEAR(hh, map);
-			free(maps);
-			goto nomem;
-		}
-		m = &maps[sum->nrows];
-		m->orig = r;
-		m->clone = c;
-		HASH_ADD_PTR(map, orig, m);
-		sum->rows[sum->nrows++] = c;
+	for (struct vmsa_row_block *b = st->blocks; b; b = b->next) {
+		block_ref(b);
+		sum->blocks[sum->nblocks++] = b;
 	}
-	/* what is still open is reported as in progress, up to the last event */
+	for (size_t i = 0; i < n; i++) {
+		struct vmsa_task_row *r = st->order[i];
+		if (!r->shared)
+			r->shared = true;
+		sum->rows[i] = r;
+	}
+	sum->nrows = n;
+	/* what is still open is reported as in progress, up to the last event,
+	 * in rows of the summary's own */
 	const struct task_state *t;
 	PIDS_FOR_EACH(&st->tasks, ti, t)
 	{
-		if (!t->row || (!t->nwin && !t->awake))
+		const struct vmsa_task_row *r = t->folded ? st->other : t->row;
+		if (!r || (!t->nwin && !t->awake))
 			continue;
-		HASH_FIND_PTR(map, &t->row, m);
-		struct vmsa_task_row *c = m ? m->clone : NULL;
-		if (!c)
+		const struct row_slot *s = row_slot(&st->rowtab, r->key.pid, r->key.comm_id);
+		struct vmsa_task_row *c = s->idx ? sum_own_row(sum, s->idx - 1) : NULL;
+		if (!c) {
+			if (s->idx)
+				goto nomem;
 			continue;
+		}
 		for (int i = 0; i < t->nwin; i++) {
 			c->ctx[t->win[i].ctx].in_progress++;
 			c->ctx[t->win[i].ctx].in_progress_ns +=
@@ -1100,9 +1439,6 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 				st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
 		}
 	}
-	HASH_ITER(hh, map, m, mt)
-	HASH_DEL(map, m);
-	free(maps);
 	fold_placeholders(sum, st->placeholder_id);
 	sum->ignore_pid = st->opts.ignore_pid;
 	if (sum->ignore_pid && merge_by_name(sum))
@@ -1132,7 +1468,9 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	sum->have_ts = st->have_ts;
 	sum->events = st->events;
 	memcpy(sum->events_by_type, st->by_type, sizeof(sum->events_by_type));
+	sum->writeback = st->wb;
 	sum->negative_latencies = st->negative_latencies;
+	sum->ends_without_reclaimed = st->ends_without_reclaimed;
 	sum->comm_changes = st->comm_changes;
 	sum->tasks_folded = st->tasks_folded;
 	sum->isolations_counted = st->isolations_counted;
@@ -1172,4 +1510,100 @@ const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *su
 			return sum->rows[i];
 	}
 	return NULL;
+}
+
+/* ---- interval deltas ------------------------------------------------ */
+
+int vmsa_stats_new_like(const struct vmsa_stats *st, struct vmsa_stats **out)
+{
+	struct vmsa_stats_options o = st->opts;
+	o.latency_cb = NULL;
+	o.latency_record_cb = NULL;
+	return vmsa_stats_new(out, &o);
+}
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
+	return (x > y) - (x < y);
+}
+
+static void hist_reset(struct vmsa_hist *h)
+{
+	unsigned bits = h->sub_bits;
+	vmsa_hist_release(h);
+	vmsa_hist_init(h, bits);
+}
+
+int vmsa_stats_restart(struct vmsa_stats *st)
+{
+	/* the rows a task still needs: an open window, kswapd awake, folded */
+	void **keep = malloc((st->tasks.n ? st->tasks.n : 1) * sizeof(*keep));
+	if (!keep)
+		return VMSA_E_NOMEM;
+	size_t nkeep = 0;
+	struct task_state *t;
+	/* first what can fail: the kept rows made the statistics' own */
+	PIDS_FOR_EACH(&st->tasks, ti, t)
+	{
+		struct vmsa_task_row *r = t->folded ? st->other : t->row;
+		if (r && (t->nwin || t->awake || t->folded)) {
+			if (!(r = own_row(st, r))) {
+				free(keep);
+				return VMSA_E_NOMEM;
+			}
+			t->row = r;
+		}
+	}
+	PIDS_FOR_EACH(&st->tasks, ti, t)
+	{
+		if (t->row && (t->nwin || t->awake || t->folded))
+			keep[nkeep++] = t->row;
+		else
+			t->row = NULL; /* the task's next event makes its row again */
+	}
+	qsort(keep, nkeep, sizeof(*keep), ptr_cmp);
+	size_t out = 0;
+	for (size_t i = 0; i < st->nrows; i++) {
+		struct vmsa_task_row *r = st->order[i];
+		if (!bsearch(&r, keep, nkeep, sizeof(*keep), ptr_cmp)) {
+			if (r == st->other)
+				st->other = NULL;
+			if (!r->shared)
+				row_release(r);
+			block_row_gone(st, r->block);
+			continue;
+		}
+		st->order[out++] = r;
+		memset(r->ctx, 0, sizeof(r->ctx));
+#define ZERO_ROW_COUNTER(member, dims) memset(&r->member, 0, sizeof(r->member));
+		VMSA_ROW_COUNTERS(ZERO_ROW_COUNTER)
+#undef ZERO_ROW_COUNTER
+		hist_reset(&r->stall);
+		hist_reset(&r->awake);
+		r->nlat = 0;
+	}
+	free(keep);
+	st->nrows = out;
+	if (st->rowtab.slot) {
+		memset(st->rowtab.slot, 0, ((size_t)1 << st->rowtab.bits) * sizeof(*st->rowtab.slot));
+		rows_index(st);
+	}
+	free_sources(st->sources, st->nsources);
+	st->sources = NULL;
+	st->nsources = 0;
+	hist_reset(&st->stall);
+	hist_reset(&st->awake);
+	hist_reset(&st->memcg);
+	vmsa_timeline_release(&st->timeline);
+	memset(&st->timeline, 0, sizeof(st->timeline));
+	st->first_ts = st->last_ts; /* last_ts stays: what is open is timed up to it */
+	st->have_ts = false;
+	st->events = st->lost = 0;
+	memset(st->by_type, 0, sizeof(st->by_type));
+	/* (an interval without a pass wrote nothing, when the trace has them) */
+	st->wb = (struct vmsa_writeback){.seen = st->wb.seen};
+	st->negative_latencies = st->comm_changes = st->tasks_folded = 0;
+	st->isolations_counted = st->isolations_not_counted = 0;
+	return 0;
 }

@@ -172,10 +172,22 @@ static int merge_hist(jo *d, jo *s)
 
 static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape);
 
-/* rows are the same task when comm and pid (null with --ignore-pid) agree */
+/* true for the "(other tasks)" row of the tasks past --max-tasks */
+static bool other_tasks(jo *row)
+{
+	jo *o;
+	return json_object_object_get_ex(row, "other_tasks", &o) && json_object_get_boolean(o);
+}
+
+/*
+ * Rows are the same task when comm and pid (null with --ignore-pid) agree;
+ * the "(other tasks)" rows (pid null) merge with each other only.
+ */
 static bool same_row(jo *a, jo *b)
 {
 	jo *ca, *cb, *pa, *pb;
+	if (other_tasks(a) != other_tasks(b))
+		return false;
 	json_object_object_get_ex(a, "comm", &ca);
 	json_object_object_get_ex(b, "comm", &cb);
 	json_object_object_get_ex(a, "pid", &pa);
@@ -361,6 +373,8 @@ int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v)
 	return 0;
 }
 
+/* ---- thresholds (vmsa_threshold_check) -------------------------------- */
+
 static const char *skip(const char *p)
 {
 	while (*p == ' ' || *p == '\t')
@@ -368,100 +382,527 @@ static const char *skip(const char *p)
 	return p;
 }
 
-/* NUMBER | PATH | NUMBER '*' PATH */
-static int operand(const struct vmsa_doc *d, const char **pp, double *v, char *why, size_t wn)
+/* NUMBER, PATH or NUMBER * PATH. */
+struct operand {
+	double factor;		/* the number, or the path's factor */
+	char path[256];		/* "" for a number */
+};
+
+/* Parses an operand at *pp: 0, or VMSA_E_INVAL with the reason in msg. */
+static int parse_operand(const char **pp, struct operand *o, char *msg, size_t msgn)
 {
 	const char *p = skip(*pp);
-	char *end;
-	errno = 0;
-	double num = strtod(p, &end);
-	bool is_num = end != p && errno == 0;
-	double factor = 1;
-	if (is_num) {
+	*o = (struct operand){.factor = 1};
+	if ((*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '+') {
+		char *end;
+		errno = 0;
+		o->factor = strtod(p, &end);
+		if (end == p || errno) {
+			snprintf(msg, msgn, "'%s' is not a number", p);
+			return VMSA_E_INVAL;
+		}
 		const char *q = skip(end);
 		if (*q != '*') {
-			*v = num;
 			*pp = q;
 			return 0;
 		}
-		factor = num;
 		p = skip(q + 1);
 	}
-	char path[256];
-	size_t n = 0;
-	while (p[n] && p[n] != ' ' && p[n] != '\t' && n < sizeof(path) - 1)
-		n++;
-	if (!n) {
-		snprintf(why, wn, "a number or a field path is missing");
+	size_t n = strcspn(p, " \t<>=!*");
+	if (n == 0 || n >= sizeof(o->path)) {
+		snprintf(msg, msgn, "a number or a field path is missing at '%s'", p);
 		return VMSA_E_INVAL;
 	}
-	memcpy(path, p, n);
-	path[n] = '\0';
-	int r = vmsa_doc_number(d, path, v);
-	if (r < 0) {
-		snprintf(why, wn, "no numeric field %s", path);
+	memcpy(o->path, p, n);
+	o->path[n] = '\0';
+	enum vmsa_unit unit;
+	if (vmsa_summary_field(o->path, &unit)) {
+		snprintf(msg, msgn, "%s is not a field of the summary schema (docs/json-schema.md)",
+			 o->path);
 		return VMSA_E_INVAL;
 	}
-	if (r > 0) {
-		snprintf(why, wn, "%s is not measured in this summary (null)", path);
-		*pp = p + n;
-		return 1;
+	if (unit == VMSA_UNIT_TEXT || unit == VMSA_UNIT_OBJECT || unit == VMSA_UNIT_LIST ||
+	    unit == VMSA_UNIT_FLAG) {
+		snprintf(msg, msgn, "%s is not a number (%s)", o->path, vmsa_unit_name(unit));
+		return VMSA_E_INVAL;
 	}
-	*v *= factor;
 	*pp = p + n;
 	return 0;
 }
 
-int vmsa_doc_check(const struct vmsa_doc *d, const char *expr, int *pass, char *msg, size_t msgn)
+/* What a histogram of nothing means, for the vacuous verdict. */
+static void nothing_counted(const char *path, char *why, size_t n)
 {
 	static const struct {
-		const char *op;
-		int code;
-	} ops[] = {{"<=", 1}, {">=", 2}, {"==", 3}, {"!=", 4}, {"<", 5}, {">", 6}};
-	const char *p = expr;
-	double a, b;
-	char why[300] = "";
-	*pass = 0;
-	int r = operand(d, &p, &a, why, sizeof(why));
-	if (r < 0) {
-		snprintf(msg, msgn, "%s: %s", expr, why);
-		return r;
-	}
-	p = skip(p);
-	int code = 0;
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strncmp(p, ops[i].op, strlen(ops[i].op))) {
-			code = ops[i].code;
-			p += strlen(ops[i].op);
-			break;
+		const char *hist, *what;
+	} hists[] = {
+		{"latency.direct_stall_ns.", "no direct reclaim stalls"},
+		{"latency.kswapd_awake_ns.", "no kswapd awake periods"},
+		{"latency.memcg_reclaim_ns.", "no memcg reclaims"},
+	};
+	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
+		if (!strncmp(path, hists[i].hist, strlen(hists[i].hist))) {
+			snprintf(why, n, "vacuous: %s", hists[i].what);
+			return;
 		}
-	if (!code) {
-		snprintf(msg, msgn, "%s: expected one of < <= == != >= >", expr);
-		return VMSA_E_INVAL;
-	}
-	bool missing = r > 0;
-	r = operand(d, &p, &b, why[0] ? why + strlen(why) : why, sizeof(why) - strlen(why));
-	if (r < 0) {
-		snprintf(msg, msgn, "%s: %s", expr, why);
-		return r;
-	}
-	if (*skip(p)) {
-		snprintf(msg, msgn, "%s: unexpected '%s'", expr, skip(p));
-		return VMSA_E_INVAL;
-	}
-	if (missing || r > 0) {
-		snprintf(msg, msgn, "%s: %s", expr, why);
+	snprintf(why, n, "vacuous: nothing was counted (count is 0)");
+}
+
+/*
+ * The value of o in d: 0 (*v), 1 for a statistic of nothing (its
+ * histogram's count is 0), 2 for a value the trace cannot tell (null, or
+ * absent from this summary); why says which.
+ */
+static int operand_value(const struct vmsa_doc *d, const struct operand *o, double *v, char *why,
+			 size_t wn)
+{
+	*v = o->factor;
+	if (!o->path[0])
+		return 0;
+	double x, count;
+	int r = vmsa_doc_number(d, o->path, &x);
+	if (r == 0) {
+		*v = o->factor * x;
 		return 0;
 	}
-	switch (code) {
-	case 1: *pass = a <= b; break;
-	case 2: *pass = a >= b; break;
-	case 3: *pass = a == b; break;
-	case 4: *pass = a != b; break;
-	case 5: *pass = a < b; break;
-	default: *pass = a > b; break;
+	if (r < 0) {
+		snprintf(why, wn, "not measured: %s is absent from this summary", o->path);
+		return 2;
 	}
-	snprintf(msg, msgn, "%s: measured %.17g %s %.17g", expr, a, *pass ? "holds against" : "violates",
-		 b);
+	char parent[sizeof(o->path) + 8];
+	snprintf(parent, sizeof(parent), "%s", o->path);
+	char *dot = strrchr(parent, '.');
+	if (dot) {
+		strcpy(dot + 1, "count");
+		if (vmsa_doc_number(d, parent, &count) == 0 && count == 0) {
+			nothing_counted(o->path, why, wn);
+			return 1;
+		}
+	}
+	snprintf(why, wn, "not measured: the trace cannot tell %s", o->path);
+	return 2;
+}
+
+/* "X = 12", "0.5 * X = 6", "5000000" or "X = null" */
+static void describe(char *buf, size_t n, const struct operand *o, double v, bool null)
+{
+	char num[40];
+	snprintf(num, sizeof(num), null ? "null" : "%.15g", v);
+	if (!o->path[0])
+		snprintf(buf, n, "%s", num);
+	else if (o->factor != 1)
+		snprintf(buf, n, "%.15g * %s = %s", o->factor, o->path, num);
+	else
+		snprintf(buf, n, "%s = %s", o->path, num);
+}
+
+static const char *const verdict_names[] = {"holds", "violated", "vacuous", "not measured"};
+
+int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
+			 struct vmsa_threshold *t)
+{
+	static const char *const ops[] = {"<=", ">=", "==", "!=", "<", ">"};
+	memset(t, 0, sizeof(*t));
+	struct operand a, b;
+	const char *p = expr, *op = NULL;
+	char msg[sizeof(t->message)] = "";
+	int err = parse_operand(&p, &a, msg, sizeof(msg));
+	p = skip(p);
+	for (size_t i = 0; !err && !op && i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strncmp(p, ops[i], strlen(ops[i]))) {
+			op = ops[i];
+			p += strlen(ops[i]);
+		}
+	if (!err && !op) {
+		snprintf(msg, sizeof(msg), "expected one of < <= == != >= > at '%s'", p);
+		err = VMSA_E_INVAL;
+	}
+	if (!err)
+		err = parse_operand(&p, &b, msg, sizeof(msg));
+	if (!err && *skip(p)) {
+		snprintf(msg, sizeof(msg), "unexpected '%s'", skip(p));
+		err = VMSA_E_INVAL;
+	}
+	if (!err && !a.path[0] && !b.path[0]) {
+		snprintf(msg, sizeof(msg), "names no field");
+		err = VMSA_E_INVAL;
+	}
+	if (err) {
+		memcpy(t->message, msg, sizeof(t->message));
+		return err;
+	}
+	bool field_left = a.path[0] != '\0';
+	const struct operand *field = field_left ? &a : &b, *bound = field_left ? &b : &a;
+	snprintf(t->field, sizeof(t->field), "%s", field->path);
+	snprintf(t->op, sizeof(t->op), "%s", op);
+	if (!d)
+		return 0;
+	char why[400] = "", why_b[400] = "";
+	int rm = operand_value(d, field, &t->measured, why, sizeof(why));
+	int rb = operand_value(d, bound, &t->bound, why_b, sizeof(why_b));
+	t->measured_null = rm != 0;
+	t->bound_null = rb != 0;
+	if (rm == 2 || rb == 2) {
+		t->verdict = VMSA_VERDICT_NOT_MEASURED;
+		t->pass = missing_pass != 0;
+	} else if (rm || rb) {
+		t->verdict = VMSA_VERDICT_VACUOUS;
+		t->pass = 1;
+	} else {
+		double x = field_left ? t->measured : t->bound;
+		double y = field_left ? t->bound : t->measured;
+		bool pass = !strcmp(op, "<=") ? x <= y : !strcmp(op, ">=") ? x >= y
+			  : !strcmp(op, "==") ? x == y : !strcmp(op, "!=") ? x != y
+			  : !strcmp(op, "<") ? x < y : x > y;
+		t->verdict = pass ? VMSA_VERDICT_HOLDS : VMSA_VERDICT_VIOLATED;
+		t->pass = pass;
+	}
+	t->verdict_name = verdict_names[t->verdict];
+	char m[400], bd[400];
+	describe(m, sizeof(m), field, t->measured, t->measured_null);
+	describe(bd, sizeof(bd), bound, t->bound, t->bound_null);
+	const char *reason = rm == 2 || (rm == 1 && rb != 2) ? why : why_b;
+	const char *tail = t->verdict != VMSA_VERDICT_NOT_MEASURED ? ""
+			   : t->pass ? " (passes: --missing=pass)"
+				     : " (fails; --missing=pass lets it pass)";
+	if (t->verdict == VMSA_VERDICT_VACUOUS || t->verdict == VMSA_VERDICT_NOT_MEASURED)
+		snprintf(t->message, sizeof(t->message), "measured %s, bound %s: %s%s", m, bd,
+			 reason, tail);
+	else
+		snprintf(t->message, sizeof(t->message), "measured %s, bound %s: %s", m, bd,
+			 t->verdict_name);
 	return 0;
+}
+
+/* ---- a summary document read back into a summary, for the reports ---- */
+
+/* o's member k, NULL when o is NULL or has none */
+static jo *member(jo *o, const char *k)
+{
+	jo *v = NULL;
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* o has a member k and it is null (absent is not null) */
+static bool said_null(jo *o, const char *k)
+{
+	jo *v = NULL;
+	return o && json_object_object_get_ex(o, k, &v) && !v;
+}
+
+/* o's member k as a count: 0 when absent or null (a null is never shown as a
+ * number: the summary's known flags say "unknown" instead) */
+static uint64_t count_of(jo *o, const char *k)
+{
+	jo *v = member(o, k);
+	return v && is_int(v) ? json_object_get_uint64(v) : 0;
+}
+
+static void read_orders(jo *o, uint64_t *by)
+{
+	if (!o || !json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, k, v)
+	{
+		char *end;
+		long i = strtol(k, &end, 10);
+		if (!*end && i >= 0 && i < VMSA_MAX_ORDER && is_int(v))
+			by[i] = json_object_get_uint64(v);
+	}
+}
+
+static void read_ctx(jo *o, struct vmsa_counters *c)
+{
+	if (!o)
+		return;
+#define GET_COUNTER(type, m, k, unit, meaning) c->m = (type)count_of(o, k);
+	VMSA_CTX_WINDOW(GET_COUNTER)
+	VMSA_CTX_SCANNED(GET_COUNTER)
+	VMSA_CTX_RECLAIMED(GET_COUNTER)
+	VMSA_CTX_END(GET_COUNTER)
+	VMSA_CTX_TAIL(GET_COUNTER)
+#undef GET_COUNTER
+	jo *w = member(o, "writes");
+	for (int file = 0; file < 2; file++)
+		for (int sync = 0; sync < 2; sync++) {
+			static const char *const keys[2][2] = {{"anon_async", "anon_sync"},
+								{"file_async", "file_sync"}};
+			c->write[file][sync] = count_of(w, keys[file][sync]);
+		}
+	c->write_pages = count_of(w, "pages");
+	c->write_events_with_pages = is_int(member(w, "pages"));
+}
+
+static void read_throttled(jo *o, uint64_t *n, uint64_t *usec)
+{
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+		jo *t = member(o, vmsa_throttle_name(b));
+		n[b] = count_of(t, "count");
+		usec[b] = count_of(t, "delayed_ns") / 1000;
+	}
+}
+
+static int read_hist(jo *o, struct vmsa_hist *h, unsigned sub_bits)
+{
+	vmsa_hist_init(h, member(o, "sub_buckets_log2") ? (unsigned)count_of(o, "sub_buckets_log2")
+							  : sub_bits);
+	if (h->sub_bits > 8)
+		return VMSA_E_CORRUPT;
+	jo *b = member(o, "buckets");
+	size_t n = b && json_object_is_type(b, json_type_array) ? json_object_array_length(b) : 0;
+	for (size_t i = 0; i < n; i++) {
+		jo *x = json_object_array_get_idx(b, i);
+		if (vmsa_hist_add_n(h, count_of(x, "lo_ns"), count_of(x, "count")))
+			return VMSA_E_NOMEM;
+	}
+	h->count = count_of(o, "count");
+	h->sum = count_of(o, "sum_ns");
+	h->min = count_of(o, "min_ns");
+	h->max = count_of(o, "max_ns");
+	return 0;
+}
+
+static const enum vmsa_ctx windowed[] = {VMSA_CTX_DIRECT, VMSA_CTX_MEMCG, VMSA_CTX_SOFTLIMIT,
+					 VMSA_CTX_NODE};
+
+/* One processes[] or kswapd[] element as a row of sum. */
+static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
+{
+	struct vmsa_task_row *r = calloc(1, sizeof(*r));
+	if (!r)
+		return VMSA_E_NOMEM;
+	sum->rows[sum->nrows++] = r;
+	vmsa_hist_init(&r->stall, VMSA_HIST_COARSE);
+	vmsa_hist_init(&r->awake, VMSA_HIST_COARSE);
+	jo *comm = member(o, "comm"), *pid = member(o, "pid");
+	if (!comm || !json_object_is_type(comm, json_type_string))
+		return VMSA_E_CORRUPT;
+	uint32_t id;
+	if (vmsa_comms_intern(&sum->comms, json_object_get_string(comm),
+			      (size_t)json_object_get_string_len(comm), &id))
+		return VMSA_E_NOMEM;
+	r->key.comm_id = id;
+	r->key.pid = is_int(pid) ? (int32_t)json_object_get_int(pid) : -1;
+	sum->ignore_pid = !is_int(pid);
+	for (size_t i = 0; i < sizeof(windowed) / sizeof(windowed[0]); i++) {
+		jo *x = member(o, vmsa_ctx_name(windowed[i]));
+		read_ctx(x, &r->ctx[windowed[i]]);
+		read_orders(member(x, "reclaims_by_order"), r->begins_by_order[windowed[i]]);
+	}
+	read_throttled(member(o, "throttled"), r->throttled, r->throttled_usec);
+	r->kswapd_nid = -1;
+	if (!kswapd) {
+		read_ctx(member(o, "outside_reclaim"), &r->ctx[VMSA_CTX_NONE]);
+		r->wakeup_kswapd = count_of(o, "wakeup_kswapd_requests");
+		read_orders(member(o, "wakeup_kswapd_by_order"), r->wakeup_by_order);
+		r->unmatched_begins = count_of(o, "unmatched_begins");
+		r->unmatched_ends = count_of(o, "unmatched_ends");
+		return read_hist(member(o, "direct_stall_ns"), &r->stall, VMSA_HIST_COARSE);
+	}
+	struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
+	r->is_kswapd = true;
+	if (is_int(member(o, "nid")))
+		r->kswapd_nid = (int32_t)json_object_get_int(member(o, "nid"));
+	read_ctx(member(o, "reclaim"), k);
+	r->kswapd_wakeups = k->windows = count_of(o, "wakeups");
+	read_orders(member(o, "wakeups_by_order"), r->kswapd_wake_by_order);
+	r->kswapd_rewakeups = count_of(o, "rewakeups");
+	read_orders(member(o, "rewakeups_by_order"), r->kswapd_rewake_by_order);
+	k->in_progress = count_of(o, "awake_in_progress");
+	k->in_progress_ns = count_of(o, "awake_in_progress_ns");
+	k->latency_ns = count_of(member(o, "reclaim"), "awake_ns");
+	r->kswapd_sleep_without_wake = count_of(o, "sleeps_without_wake");
+	return read_hist(member(o, "awake_ns_histogram"), &r->awake, VMSA_HIST_COARSE);
+}
+
+static void read_ctx_totals(jo *o, struct vmsa_ctx_totals *t)
+{
+	struct vmsa_counters c = {0};
+	read_ctx(o, &c);
+	*t = (struct vmsa_ctx_totals){
+		.reclaims = c.windows,
+		.reclaims_completed = c.completed,
+		.in_progress = c.in_progress,
+		.pages_scanned = vmsa_scanned(&c),
+		.pages_scanned_file = c.scanned_file,
+		.pages_scanned_anon = c.scanned_anon,
+		.pages_reclaimed = vmsa_reclaimed(&c),
+		.pages_reclaimed_file = c.reclaimed_file,
+		.pages_reclaimed_anon = c.reclaimed_anon,
+		.write_file_async = c.write[1][0],
+		.write_anon_async = c.write[0][0],
+		.write_file_sync = c.write[1][1],
+		.write_anon_sync = c.write[0][1],
+		.write_pages = c.write_pages,
+		.latency_ns = c.latency_ns,
+		.end_nr_reclaimed = c.end_nr_reclaimed,
+		.retries = c.retries,
+	};
+}
+
+static void read_totals(jo *o, struct vmsa_totals *t)
+{
+	for (int x = 0; x < VMSA_CTX__COUNT; x++)
+		read_ctx_totals(member(o, vmsa_ctx_name(x)), &t->ctx[x]);
+	jo *k = member(o, "kswapd");
+	t->ctx[VMSA_CTX_KSWAPD].latency_ns = count_of(k, "awake_ns");
+	t->ctx[VMSA_CTX_KSWAPD].in_progress = count_of(k, "awake_in_progress");
+	t->kswapd_wakeups = t->ctx[VMSA_CTX_KSWAPD].reclaims = count_of(k, "wakeups");
+	t->kswapd_rewakeups = count_of(k, "rewakeups");
+	t->wakeup_kswapd = count_of(o, "wakeup_kswapd_requests");
+	read_throttled(member(o, "throttled"), t->throttled, t->throttled_usec);
+	for (int r = 0; r < VMSA_FLUSH__COUNT; r++) {
+		jo *f = member(member(o, "flusher_wakeups"), vmsa_flush_reason_name(r));
+		t->flusher_wakeups[r] = count_of(f, "count");
+		t->flusher_dirty_pages[r] = count_of(f, "dirty_pages_met");
+		t->flusher_requested_pages[r] = count_of(f, "requested_pages");
+	}
+	jo *wb = member(o, "flusher_writeback");
+	jo *un = member(wb, "unpaired");
+	t->writeback_known = un && is_int(un);
+	t->writeback_unpaired = count_of(wb, "unpaired");
+	for (int r = 0; r < VMSA_WB__COUNT; r++) {
+		jo *f = member(wb, vmsa_wb_reason_name(r));
+		t->writeback_passes[r] = count_of(f, "passes");
+		t->writeback_pages[r] = count_of(f, "pages");
+	}
+	t->unmatched_begins = count_of(o, "unmatched_begins");
+	t->unmatched_ends = count_of(o, "unmatched_ends");
+	t->tasks_folded = count_of(o, "tasks_folded");
+	t->sync_applicable = json_object_get_boolean(member(o, "sync_io_applicable"));
+	jo *known = member(o, "pages_scanned_known");
+	t->scans_missing = known && !json_object_get_boolean(known);
+}
+
+/* What the classic report prints of a source's traits: names not known, wrapped lines. */
+static void read_traits(jo *s, struct vmsa_traits *t)
+{
+	jo *tr = member(s, "traits");
+	t->wrapped_events = count_of(tr, "wrapped_events");
+	t->unwrapped_events = count_of(tr, "unwrapped_events");
+	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
+	jo *lru = member(tr, "lru_names_not_known");
+	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)
+								  : 0;
+	for (size_t i = 0; i < n; i++) {
+		jo *e = json_object_array_get_idx(lru, i);
+		const char *name = json_object_get_string(member(e, "name"));
+		if (name)
+			vmsa_name_count_add(t->lru_other, name, strlen(name),
+					    count_of(e, "isolations"), count_of(e, "nr_scanned"));
+	}
+	jo *ev = member(s, "unknown_vmscan_events_by_name");
+	if (ev && json_object_is_type(ev, json_type_object)) {
+		json_object_object_foreach(ev, name, v)
+			vmsa_name_count_add(t->event_other, name, strlen(name),
+					    is_int(v) ? (uint64_t)json_object_get_int64(v) : 0, 0);
+	}
+}
+
+static int read_sources(struct vmsa_summary *sum, jo *arr)
+{
+	size_t n = arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr)
+								  : 0;
+	sum->sources = calloc(n ? n : 1, sizeof(*sum->sources));
+	if (!sum->sources)
+		return VMSA_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		jo *s = json_object_array_get_idx(arr, i);
+		struct vmsa_source_info *si = &sum->sources[sum->nsources++];
+		const char *name = json_object_get_string(member(s, "name"));
+		const char *format = json_object_get_string(member(s, "format"));
+		si->name = strdup(name ? name : "");
+		si->format = strdup(format ? format : "");
+		if (!si->name || !si->format)
+			return VMSA_E_NOMEM;
+		struct vmsa_source_counts *c = &si->counts;
+		c->bytes_read = count_of(s, "bytes_read");
+		c->lines_read = count_of(s, "lines_read");
+		c->lines_analyzed = count_of(s, "lines_analyzed");
+		c->lines_filtered = count_of(s, "lines_filtered");
+		c->lines_ignored = count_of(s, "lines_ignored");
+		c->lines_lost_markers = count_of(s, "lines_lost_markers");
+		c->lines_rejected = count_of(s, "lines_rejected");
+		for (int r = 0; r < VMSA_REJECT__COUNT; r++)
+			c->rejected_by_reason[r] =
+				count_of(member(s, "rejected_by_reason"), vmsa_reject_reason_name(r));
+		c->events_lost = count_of(s, "events_lost");
+		c->lost_markers_without_count = count_of(s, "lost_markers_without_count");
+		c->unknown_vmscan_events = count_of(s, "unknown_vmscan_events");
+		read_traits(s, &si->traits);
+	}
+	return 0;
+}
+
+/* rows by name, then pid, as the analysis orders them */
+static int by_name_pid(const void *a, const void *b, void *arg)
+{
+	const struct vmsa_summary *sum = arg;
+	const struct vmsa_task_row *x = *(const struct vmsa_task_row *const *)a;
+	const struct vmsa_task_row *y = *(const struct vmsa_task_row *const *)b;
+	size_t lx, ly;
+	const char *cx = vmsa_summary_comm(sum, x, &lx), *cy = vmsa_summary_comm(sum, y, &ly);
+	int c = memcmp(cx, cy, lx < ly ? lx : ly);
+	if (c || lx != ly)
+		return c ? c : lx < ly ? -1 : 1;
+	return (x->key.pid > y->key.pid) - (x->key.pid < y->key.pid);
+}
+
+static bool has_note(jo *notes, const char *key)
+{
+	size_t n = notes && json_object_is_type(notes, json_type_array)
+			   ? json_object_array_length(notes) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(notes, i));
+		if (s && !strncmp(s, key, strlen(key)) && s[strlen(key)] == ':')
+			return true;
+	}
+	return false;
+}
+
+int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
+{
+	*out = NULL;
+	jo *root = d->root, *procs = member(root, "processes"), *ksw = member(root, "kswapd");
+	jo *in = member(root, "input"), *lat = member(root, "latency");
+	if (!member(root, "totals") || !in || !json_object_is_type(procs, json_type_array) ||
+	    !json_object_is_type(ksw, json_type_array))
+		return VMSA_E_CORRUPT;
+	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		return VMSA_E_NOMEM;
+	size_t np = json_object_array_length(procs), nk = json_object_array_length(ksw);
+	int err = VMSA_E_NOMEM;
+	if (!(sum->rows = calloc(np + nk + 1, sizeof(*sum->rows))))
+		goto fail;
+	for (size_t i = 0; i < np + nk; i++)
+		if ((err = read_row(sum, json_object_array_get_idx(i < np ? procs : ksw,
+								   i < np ? i : i - np),
+				    i >= np)))
+			goto fail;
+	qsort_r(sum->rows, sum->nrows, sizeof(*sum->rows), by_name_pid, sum);
+	if ((err = read_sources(sum, member(in, "sources"))))
+		goto fail;
+	read_totals(member(root, "totals"), &sum->totals);
+	/* the writer's null: some end event did not say its nr_reclaimed */
+	if (said_null(member(member(root, "totals"), "direct"), "end_nr_reclaimed_pages"))
+		sum->ends_without_reclaimed = 1;
+	sum->totals.tasks = sum->nrows;
+	sum->totals.events_lost = count_of(in, "events_lost");
+	sum->tasks_folded = sum->totals.tasks_folded;
+	sum->reclaims_missing = has_note(member(root, "notes"), "reclaims_missing");
+	sum->events = count_of(in, "events_analyzed");
+	sum->have_ts = is_int(member(in, "first_timestamp_ns"));
+	sum->first_ts_ns = count_of(in, "first_timestamp_ns");
+	sum->last_ts_ns = count_of(in, "last_timestamp_ns");
+	sum->no_timeline = true;
+	if ((err = read_hist(member(lat, "direct_stall_ns"), &sum->stall_hist, VMSA_HIST_FINE)) ||
+	    (err = read_hist(member(lat, "kswapd_awake_ns"), &sum->awake_hist, VMSA_HIST_FINE)) ||
+	    (err = read_hist(member(lat, "memcg_reclaim_ns"), &sum->memcg_hist, VMSA_HIST_FINE)))
+		goto fail;
+	*out = sum;
+	return 0;
+fail:
+	vmsa_summary_free(sum);
+	return err;
 }

@@ -62,9 +62,21 @@ static const struct vmsa_field flusher_members[] = {
 };
 SHAPE(flusher, NULL);
 
+static const struct vmsa_field writeback_one_members[] = {VMSA_WRITEBACK_ONE_FIELDS(MEMBER)};
+SHAPE(writeback_one, NULL);
+
+/* by enum vmsa_wb_reason, as vmsa_wb_reason_name() calls them */
+static const struct vmsa_field writeback_members[] = {
+#define WB_MEMBER(e, name) {.key = name, VF_OBJ(writeback_one), .doc = "reason " name},
+	VMSA_WB_REASONS(WB_MEMBER)
+#undef WB_MEMBER
+	VMSA_WRITEBACK_FIELDS(MEMBER)
+};
+SHAPE(writeback, NULL);
+
 /* ---- reclaim contexts --------------------------------------------- */
 
-static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL)};
+static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL)};
 SHAPE(ctx, "ctx");
 
 static const struct vmsa_field ctx_windowed_members[] = {
@@ -97,7 +109,16 @@ SHAPE(kswapd_reclaim, "kswapd_reclaim");
 static const struct vmsa_field rejected_members[] = {VMSA_REJECT_REASONS(REJECTED)};
 SHAPE(rejected, NULL);
 
-static const struct vmsa_field traits_members[] = {VMSA_TRAITS_FIELDS(MEMBER)};
+static const struct vmsa_field lru_name_members[] = {VMSA_LRU_NAME_FIELDS(MEMBER)};
+SHAPE(lru_name, NULL);
+
+static const struct vmsa_field event_names_members[] = {
+	{.key = "*", VF_FIRST(COUNT), .optional = true,
+	 .doc = "lines of an event name; `(other names)` takes the names past the first 15"},
+};
+SHAPE(event_names, NULL);
+
+static const struct vmsa_field traits_members[] = {VMSA_TRAITS_FIELDS(MEMBER, MEMBER_OPT)};
 SHAPE(traits, NULL);
 
 static const struct vmsa_field per_cpu_members[] = {
@@ -109,7 +130,7 @@ static const struct vmsa_field recording_members[] = {VMSA_RECORDING_FIELDS(MEMB
 SHAPE(recording, NULL);
 
 /* a source is listed as it was read: its members are not merged */
-static const struct vmsa_field source_members[] = {VMSA_SOURCE_FIELDS(MEMBER)};
+static const struct vmsa_field source_members[] = {VMSA_SOURCE_FIELDS(MEMBER, MEMBER_OPT)};
 SHAPE(source, "source");
 
 static const struct vmsa_field input_members[] = {VMSA_INPUT_FIELDS(MEMBER)};
@@ -125,7 +146,7 @@ SHAPE(latency, NULL);
 
 /* ---- task rows --------------------------------------------------------- */
 
-static const struct vmsa_field process_members[] = {VMSA_PROCESS_FIELDS(MEMBER)};
+static const struct vmsa_field process_members[] = {VMSA_PROCESS_FIELDS(MEMBER, MEMBER_OPT)};
 SHAPE(process, "process");
 
 static const struct vmsa_field kswapd_row_members[] = {VMSA_KSWAPD_ROW_FIELDS(MEMBER, MEMBER_OPT)};
@@ -171,6 +192,14 @@ static uint64_t tasks_folded(const struct vmsa_summary *sum)
 	return sum->totals.tasks_folded;
 }
 
+static uint64_t wrapped(const struct vmsa_summary *sum)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		n += sum->sources[i].traits.wrapped_events;
+	return n;
+}
+
 static uint64_t events_lost(const struct vmsa_summary *sum)
 {
 	return sum->totals.events_lost;
@@ -204,6 +233,12 @@ const struct vmsa_note vmsa_notes[] = {
 	/* the classic report has a line of its own for it */
 	{NOTE("tasks_folded", "tasks beyond --max-tasks are counted in the (other tasks) row"),
 	 .count = tasks_folded},
+	{NOTE("wrapped", "the trace looks wrapped (pasted into a mail): events are broken over "
+			 "several lines (traits.wrapped_events), their lines ignored or rejected; "
+			 "try --unwrap"),
+	 .report = {"the trace looks wrapped: ",
+		    " events are broken over several lines; try --unwrap."},
+	 .count = wrapped},
 	{NOTE("events_lost", "the tracer dropped events; counts are lower bounds"),
 	 .report = {"the tracer dropped ", " events; every count above is a lower bound."},
 	 .count = events_lost},
@@ -316,6 +351,7 @@ const struct vmsa_compare_row vmsa_compare_rows[] = {
 	    T "flusher_wakeups.flush_forward.count"),
 	ROW("  pages requested (flush forward)", COUNT,
 	    T "flusher_wakeups.flush_forward.requested_pages"),
+	ROW("Flusher pages written for reclaim", COUNT, T "flusher_writeback.vmscan.pages"),
 	ROW("Throttled writeback (seconds)", SECONDS, T "throttled.writeback.delayed_ns"),
 	ROW("Throttled isolated (seconds)", SECONDS, T "throttled.isolated.delayed_ns"),
 	ROW("Throttled noprogress (seconds)", SECONDS, T "throttled.noprogress.delayed_ns"),

@@ -133,10 +133,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /*
  * A reclaim context's counters c (after its window counters,
  * VMSA_CTX_WINDOW in internal.h), what the trace can tell kn (struct
- * vmsa_known): XC the counters of VMSA_CTX_* there, XS and XR those of
- * VMSA_CTX_SCANNED and VMSA_CTX_RECLAIMED, null when kn says unknown.
+ * vmsa_known): XC the counters of VMSA_CTX_* there, XS, XR and XE those of
+ * VMSA_CTX_SCANNED, VMSA_CTX_RECLAIMED and VMSA_CTX_END, null when kn says
+ * unknown.
  */
-#define VMSA_CTX_FIELDS(X, XC, XS, XR)                                                  \
+#define VMSA_CTX_FIELDS(X, XC, XS, XR, XE)                                                  \
 	X("pages_scanned", VF_SUM_NULL(PAGES),                                            \
 	  "inactive-list isolations' nr_scanned (MGLRU's: nr_taken): the sum of the three " \
 	  "parts below; null when the trace has no lru_isolate",                          \
@@ -148,6 +149,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  kn.reclaimed ? u64(vmsa_reclaimed(c)) : NULL)                                   \
 	VMSA_CTX_RECLAIMED(XR)                                                            \
 	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, kn)) \
+	VMSA_CTX_END(XE)                                                                  \
 	VMSA_CTX_TAIL(XC)
 
 /* a windowed context's orders: the row (or sum of rows) r, context x */
@@ -169,15 +171,36 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("requested_pages", VF_SUM(PAGES), "pages asked to write back (0: all dirty pages)", \
 	  u64(t->flusher_requested_pages[k]))
 
+/* one writeback reason k of the totals t: null when the trace has no
+ * writeback events */
+#define VMSA_WRITEBACK_ONE_FIELDS(X)                                                      \
+	X("passes", VF_SUM_NULL(COUNT),                                                   \
+	  "flusher passes: a worker's writeback_start and the writeback_written after it", \
+	  wb_known(t, t->writeback_passes[k]))                                            \
+	X("pages", VF_SUM_NULL(PAGES),                                                    \
+	  "pages they wrote: each start's nr_pages less its written's",                   \
+	  wb_known(t, t->writeback_pages[k]))
+
+/* the flushers' passes of the totals t, after one object per reason */
+#define VMSA_WRITEBACK_FIELDS(X)                                                          \
+	X("unpaired", VF_SUM_NULL(COUNT),                                                 \
+	  "writeback_start or _written events without their other half (not counted above)", \
+	  wb_known(t, t->writeback_unpaired))
+
 /* a process row r of the summary sum, and a kswapd row's first members */
-#define VMSA_ROW_KEY_FIELDS(X)                                                          \
+#define VMSA_ROW_KEY_FIELDS(X, XO)                                                      \
 	X("comm", VF_FIRST(TEXT), "task name; bytes that are not UTF-8 become U+FFFD",    \
 	  comm_str(sum, r))                                                               \
-	X("pid", VF_FIRST_NULL(ID), "null with --ignore-pid",                            \
-	  sum->ignore_pid ? NULL : json_object_new_int(r->key.pid))
+	X("pid", VF_FIRST_NULL(ID), "null with --ignore-pid and in the `(other tasks)` row", \
+	  sum->ignore_pid || r->key.pid == VMSA_PID_OTHER ? NULL                          \
+							   : json_object_new_int(r->key.pid)) \
+	XO("other_tasks", VF_RULE(FLAG, ALL),                                             \
+	   "true in the row of the tasks past `--max-tasks` (comm `(other tasks)`, pid null); " \
+	   "absent in the others; merge keeps it apart from the rows of real tasks",       \
+	   r->key.pid == VMSA_PID_OTHER ? json_object_new_boolean(1) : NULL)
 
-#define VMSA_PROCESS_FIELDS(X)                                                          \
-	VMSA_ROW_KEY_FIELDS(X)                                                            \
+#define VMSA_PROCESS_FIELDS(X, XO)                                                      \
+	VMSA_ROW_KEY_FIELDS(X, XO)                                                        \
 	X("direct", VF_OBJ(ctx_window_order), "direct reclaim", ctx_order_obj(r, VMSA_CTX_DIRECT, kn)) \
 	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(r, VMSA_CTX_MEMCG, kn)) \
 	X("memcg_softlimit", VF_OBJ(ctx_window_order), "memcg softlimit reclaim",        \
@@ -197,7 +220,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 
 /* a kswapd row r; XO members are there only when not NULL */
 #define VMSA_KSWAPD_ROW_FIELDS(X, XO)                                                   \
-	VMSA_ROW_KEY_FIELDS(X)                                                            \
+	VMSA_ROW_KEY_FIELDS(X, XO)                                                        \
 	X("nid", VF_FIRST_NULL(ID), "its node: its events' nid, null when none said", \
 	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
@@ -262,6 +285,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  throttle_obj(t->throttled, t->throttled_usec))                                  \
 	X("flusher_wakeups", VF_OBJ(flusher),                                             \
 	  "this project's mm_vmscan_wakeup_flusher, per reason", flusher_obj(t))          \
+	X("flusher_writeback", VF_OBJ(writeback),                                         \
+	  "what the flushers wrote, per reason (writeback:writeback_start/_written)",       \
+	  writeback_obj(t))                                                               \
 	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
 	  u64(t->unmatched_begins))                                                       \
 	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(t->unmatched_ends)) \
@@ -281,8 +307,16 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("kswapd_awake_ns", VF_HIST, "kswapd awake periods", hist_obj(&sum->awake_hist)) \
 	X("memcg_reclaim_ns", VF_HIST, "memcg and softlimit reclaims", hist_obj(&sum->memcg_hist))
 
-/* a source's traits t */
-#define VMSA_TRAITS_FIELDS(X)                                                           \
+/* an lru= name this tool does not know: its slot n of struct vmsa_traits */
+#define VMSA_LRU_NAME_FIELDS(X)                                                         \
+	X("name", VF_FIRST(TEXT), "as the trace printed it; `(other names)`: the names past " \
+	  "the first 15", json_object_new_string(n->name))                                \
+	X("isolations", VF_FIRST(COUNT), "lru_isolate events of the list", u64(n->count)) \
+	X("nr_scanned", VF_FIRST(PAGES), "their nr_scanned, counted in pages_scanned",   \
+	  u64(n->pages))
+
+/* a source's traits t; XO members are there only when not NULL */
+#define VMSA_TRAITS_FIELDS(X, XO)                                                       \
 	X("lru_isolate_names_list", VF_FIRST(FLAG), "lru_isolate says `lru=` (4.8+)",      \
 	  json_object_new_boolean(t->lines_with_lru_name > 0))                            \
 	X("write_event", VF_FIRST(TEXT),                                                  \
@@ -293,7 +327,22 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("write_pages_expressed", VF_FIRST(FLAG), "write events carry `nr_pages`",       \
 	  json_object_new_boolean(t->writes_with_nr_pages > 0))                           \
 	X("timestamp_resolution", VF_FIRST(TEXT), "`ns` or `us`",                          \
-	  json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"))
+	  json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"))               \
+	XO("lru_names_not_known", VF_LIST(FIRST, lru_name),                                      \
+	   "`lru=` names of lru_isolate this tool does not know (`ia_anon`), when any: "   \
+	   "their isolations are in pages_scanned, file or anon where the name says "    \
+	   "(else unsplit)",                                                               \
+	   names_obj(t->lru_other, true))                                                 \
+	XO("wrapped_events", VF_FIRST(COUNT),                                             \
+	   "events broken over several lines (a trace pasted into a mail) and not "       \
+	   "repaired, when any: their lines are ignored or rejected (try --unwrap)",       \
+	   t->wrapped_events ? u64(t->wrapped_events) : NULL)                             \
+	XO("unwrapped_events", VF_FIRST(COUNT), "events --unwrap joined again, when any",   \
+	   t->unwrapped_events ? u64(t->unwrapped_events) : NULL)                         \
+	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \
+	   "the lines they had been broken into after their first: each counted in "      \
+	   "`lines_read` and, with its event, in `lines_analyzed`",                        \
+	   t->unwrapped_events ? u64(t->unwrapped_lines) : NULL)
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \
@@ -309,16 +358,25 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  lost_per_cpu(t, dat))                                                           \
 	X("instances", VF_FIRST_NULL(COUNT), "buffer instances", dat ? json_object_new_int(t->instances) : NULL)
 
-/* a source s, its counts c and traits t, dat: a trace.dat */
-#define VMSA_SOURCE_FIELDS(X)                                                           \
+/* a source s, its counts c and traits t, dat: a trace.dat; XO as in traits */
+#define VMSA_SOURCE_FIELDS(X, XO)                                                       \
 	X("name", VF_FIRST(TEXT), "as given", str_utf8(s->name, strlen(s->name)))         \
 	X("format", VF_FIRST(TEXT), "the format it was read as", json_object_new_string(s->format)) \
+	X("compression", VF_FIRST(TEXT),                                                  \
+	  "`none`, `gzip`, `xz` or `zstd`, by the magic bytes; the counts are of what it held", \
+	  json_object_new_string(vmsa_compression_name(t->compression)))                  \
 	X("bytes_read", VF_FIRST(COUNT), "bytes", u64(c->bytes_read))                     \
 	X("lines_read", VF_FIRST(COUNT),                                                  \
-	  "= `lines_analyzed` + `lines_ignored` + `lines_lost_markers` + `lines_rejected`", \
+	  "= `lines_analyzed` + `lines_filtered` + `lines_ignored` + `lines_lost_markers` + " \
+	  "`lines_rejected`",                                                             \
 	  u64(c->lines_read))                                                             \
 	X("lines_analyzed", VF_FIRST(COUNT), "vmscan events", u64(c->lines_analyzed))     \
-	X("lines_ignored", VF_FIRST(COUNT), "not vmscan events", u64(c->lines_ignored))   \
+	X("lines_filtered", VF_FIRST(COUNT),                                              \
+	  "vmscan events left out by `--pid`, `--comm`, `--cpu`, `--since` or `--until`",  \
+	  u64(c->lines_filtered))                                                         \
+	X("lines_ignored", VF_FIRST(COUNT),                                               \
+	  "not vmscan events, and vmscan events not understood (`unknown_vmscan_events`)", \
+	  u64(c->lines_ignored))                                                          \
 	X("lines_lost_markers", VF_FIRST(COUNT), "lost-events markers", u64(c->lines_lost_markers)) \
 	X("lines_rejected", VF_FIRST(COUNT), "rejected, by reason below", u64(c->lines_rejected)) \
 	X("rejected_by_reason", VF_OBJ(rejected), "rejected lines per reason",            \
@@ -326,8 +384,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("events_lost", VF_FIRST(COUNT), "sum of lost-event markers", u64(c->events_lost)) \
 	X("lost_markers_without_count", VF_FIRST(COUNT), "lost-event markers that say no number", \
 	  u64(c->lost_markers_without_count))                                             \
-	X("unknown_vmscan_events", VF_FIRST(COUNT), "`mm_vmscan_*` events this tool does not know", \
+	X("unknown_vmscan_events", VF_FIRST(COUNT),                                       \
+	  "vmscan events this tool does not understand (`mm_vmscan_*`, `vmscan:*`): "      \
+	  "a part of `lines_ignored`",                                                    \
 	  u64(c->unknown_vmscan_events))                                                  \
+	XO("unknown_vmscan_events_by_name", VF_OBJ(event_names),                          \
+	   "the same by event name, when any (text input)", names_obj(t->event_other, false)) \
 	X("traits", VF_OBJ(traits), "what the field names say about the kernel", traits_obj(t)) \
 	X("counted_as", VF_FIRST(TEXT),                                                   \
 	  "`lines` or `records`: what the `lines_*` counts are (a trace.dat lost marker counts as one)", \
@@ -340,6 +402,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("sources", VF_LIST(CONCAT, source), "each input as it was read", sources_arr(sum)) \
 	X("lines_read", VF_SUM(COUNT), "over all sources", u64(cnt.lines_read))           \
 	X("lines_analyzed", VF_SUM(COUNT), "over all sources", u64(cnt.lines_analyzed))   \
+	X("lines_filtered", VF_SUM(COUNT), "over all sources", u64(cnt.lines_filtered))   \
 	X("lines_ignored", VF_SUM(COUNT), "over all sources", u64(cnt.lines_ignored))     \
 	X("lines_rejected", VF_SUM(COUNT), "over all sources", u64(cnt.lines_rejected))   \
 	X("lines_lost_markers", VF_SUM(COUNT), "over all sources", u64(cnt.lines_lost_markers)) \

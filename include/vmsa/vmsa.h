@@ -46,7 +46,8 @@ extern "C" {
 	X(CORRUPT, -8, "the file is truncated or corrupt")                  \
 	X(STDIN_BINARY, -9, "binary trace.dat on standard input: give its file name") \
 	X(PERM, -10, "permission denied: live tracing needs root")           \
-	X(NOTRACEFS, -11, "tracefs is not mounted or not available")
+	X(NOTRACEFS, -11, "tracefs is not mounted or not available")           \
+	X(DECOMPRESS, -12, "the compressed input is truncated or corrupt")
 
 enum vmsa_error {
 #define VMSA_ERR_ENUM(name, val, msg) VMSA_E_##name = (val),
@@ -75,6 +76,8 @@ enum vmsa_event_type {
 	VMSA_EV_SLAB_START,	/* mm_shrink_slab_start */
 	VMSA_EV_SLAB_END,	/* mm_shrink_slab_end */
 	VMSA_EV_FLUSHER_WAKE,	/* mm_vmscan_wakeup_flusher (kernel/ series) */
+	VMSA_EV_WB_START,	/* writeback:writeback_start: a flusher's pass begins */
+	VMSA_EV_WB_WRITTEN,	/* writeback:writeback_written: the pass ends */
 	VMSA_EV_LOST,		/* the tracer dropped events (count in ->lost) */
 	VMSA_EV__COUNT
 };
@@ -97,6 +100,8 @@ enum vmsa_lru {
 	VMSA_LRU_INACTIVE_FILE,
 	VMSA_LRU_ACTIVE_FILE,
 	VMSA_LRU_UNEVICTABLE,
+	VMSA_LRU_OTHER,		/* a name this tool does not know (lru=ia_anon):
+				 * file says anon or file where the name does */
 };
 
 /* Throttle reasons, bit numbers as in include/linux/mmzone.h (5.16+). */
@@ -115,7 +120,37 @@ enum vmsa_flush_reason {
 	VMSA_FLUSH__COUNT
 };
 
+/*
+ * Why a flusher writes (writeback_start/_written reason=, enum wb_reason of
+ * include/linux/backing-dev-defs.h; 3.x called reclaim's reason
+ * try_to_free_pages, a name read as VMSA_WB_VMSCAN).
+ */
+#define VMSA_WB_REASONS(X)                                          \
+	X(BACKGROUND, "background")                                 \
+	X(VMSCAN, "vmscan")                                         \
+	X(SYNC, "sync")                                             \
+	X(PERIODIC, "periodic")                                     \
+	X(LAPTOP_TIMER, "laptop_timer")                             \
+	X(FREE_MORE_MEM, "free_more_memory")                        \
+	X(FS_FREE_SPACE, "fs_free_space")                           \
+	X(FORKER_THREAD, "forker_thread")                           \
+	X(FOREIGN_FLUSH, "foreign_flush")                           \
+	X(OTHER, "other") /* a name or number this tool does not know */
+
+enum vmsa_wb_reason {
+#define VMSA_WB_ENUM(e, name) VMSA_WB_##e,
+	VMSA_WB_REASONS(VMSA_WB_ENUM)
+#undef VMSA_WB_ENUM
+	VMSA_WB__COUNT
+};
+
+/* The reason's name ("vmscan"); static. */
+const char *vmsa_wb_reason_name(enum vmsa_wb_reason r);
+
 #define VMSA_MAX_ORDER 21 /* orders 0..20, as far as the Perl script looked */
+
+/* a count an event does not say (the end of a reclaim printed without fields) */
+#define VMSA_UNKNOWN_COUNT UINT64_MAX
 
 struct vmsa_event {
 	enum vmsa_event_type type;
@@ -125,11 +160,12 @@ struct vmsa_event {
 	int32_t cpu;
 	const char *comm;	/* not NUL-terminated; valid until the next event */
 	size_t comm_len;
-	int32_t order;		/* -1 when the event has none */
+	int32_t order;		/* -1 when the event has none or does not say */
 	int32_t nid;		/* -1 when the event has none */
 	uint64_t nr_scanned;	/* LRU_ISOLATE, SHRINK_INACTIVE */
 	uint64_t nr_taken;	/* LRU_ISOLATE, SHRINK_ACTIVE */
-	uint64_t nr_reclaimed;	/* SHRINK_INACTIVE, RECLAIM_END */
+	uint64_t nr_reclaimed;	/* SHRINK_INACTIVE, RECLAIM_END (END: VMSA_UNKNOWN_COUNT
+				 * when the line printed no fields) */
 	uint64_t nr_pages;	/* WRITE: pages in the folio, 0 if not said */
 	uint64_t nr_dirty, nr_writeback, nr_congested, nr_immediate;
 	uint64_t nr_deactivated; /* SHRINK_ACTIVE */
@@ -144,6 +180,8 @@ struct vmsa_event {
 	uint64_t nr_requested;	/* LRU_ISOLATE: 0 if not said */
 	uint64_t nr_skipped;	/* LRU_ISOLATE: 0 if not said */
 	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE, SLAB_START: 0 if not said */
+	int64_t wb_nr_pages;	/* WB_START/WRITTEN: the work's pages still to write */
+	enum vmsa_wb_reason wb_reason; /* WB_START/WRITTEN */
 };
 
 /* ------------------------------------------------------------------ */
@@ -188,10 +226,34 @@ enum vmsa_text_dialect {
 };
 
 /*
+ * A name and its counts; the last of VMSA_NAME_COUNTS slots takes every
+ * name past the others, and those of other bytes than letters, digits and
+ * '_', as "(other names)".  name[0] == 0: unused (the last slot may be used
+ * while others are not).
+ */
+#define VMSA_NAME_COUNTS 16
+struct vmsa_name_count {
+	char name[64];
+	uint64_t count;		/* lines (isolations, events) */
+	uint64_t pages;		/* lru_other: their nr_scanned */
+};
+
+/*
  * What the trace tells about the kernel that wrote it, learnt from field
  * names as lines are decoded.  Nothing else in the library knows which
  * kernel produced a trace.
  */
+/* How an input is compressed, by its magic bytes (never by its name). */
+enum vmsa_compression {
+	VMSA_COMPRESSION_NONE,
+	VMSA_COMPRESSION_GZIP,	/* "\x1f\x8b", multi-member */
+	VMSA_COMPRESSION_XZ,	/* "\xfd7zXZ\0", concatenated streams */
+	VMSA_COMPRESSION_ZSTD,	/* "\x28\xb5\x2f\xfd", several frames */
+};
+
+/* "none", "gzip", "xz" or "zstd" (static). */
+const char *vmsa_compression_name(enum vmsa_compression c);
+
 struct vmsa_traits {
 	uint64_t lines_with_lru_name;	/* lru_isolate carrying lru= (4.x+) */
 	uint64_t lines_without_lru_name;/* lru_isolate without it (2.6.35..3.x) */
@@ -201,6 +263,9 @@ struct vmsa_traits {
 	uint64_t write_folio_events;	/* mm_vmscan_write_folio (5.19+) */
 	uint64_t writes_with_nr_pages;	/* carry nr_pages= (kernel/ series) */
 	uint64_t timestamps_ns_precision; /* > 6 fraction digits or integer */
+	uint64_t wrapped_events;	/* broken over several lines (pasted in a mail) */
+	uint64_t unwrapped_events;	/* of those, joined again (unwrap on) */
+	uint64_t unwrapped_lines;	/* the lines they took after their first */
 	enum vmsa_text_dialect dialect;
 	/* what a trace.dat file records about itself (empty for text) */
 	uint32_t tracedat_version;	/* 0: not a trace.dat */
@@ -210,6 +275,12 @@ struct vmsa_traits {
 	/* ring-buffer losses the file's CPU stats record (overrun + dropped) */
 	int32_t cpu_stats;		/* CPUs with stats; 0: none recorded */
 	uint64_t cpu_lost[64];
+	/* names this tool does not know, each with how often it came */
+	struct vmsa_name_count lru_other[VMSA_NAME_COUNTS];	/* lru= of lru_isolate */
+	struct vmsa_name_count event_other[VMSA_NAME_COUNTS];	/* vmscan events */
+	/* the input was decompressed (the counts are of what it held) */
+	enum vmsa_compression compression;
+	uint64_t compressed_bytes;	/* of the compressed input, read so far */
 };
 
 struct vmsa_text_parser;
@@ -243,7 +314,8 @@ const struct vmsa_traits *vmsa_text_parser_traits(const struct vmsa_text_parser 
 struct vmsa_source_counts {
 	uint64_t bytes_read;
 	uint64_t lines_read;
-	uint64_t lines_analyzed;	/* vmscan events */
+	uint64_t lines_analyzed;	/* vmscan events (kept by the filter) */
+	uint64_t lines_filtered;	/* vmscan events a filter left out */
 	uint64_t lines_ignored;		/* not vmscan */
 	uint64_t lines_lost_markers;	/* "[LOST N EVENTS]" lines */
 	uint64_t lines_rejected;
@@ -270,10 +342,14 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd,
 /**
  * vmsa_source_open_path() - open a file ("-" means stdin): text, or a
  * binary trace.dat recognised by its content and read through libtracecmd.
+ * A gzip, xz or zstd input (by its magic bytes, file or pipe) is
+ * decompressed as it is read; a compressed trace.dat file is decompressed
+ * into an anonymous memory file first.
  * Returns VMSA_E_IO (errno kept) when it cannot be opened, VMSA_E_ISDIR for
  * a directory, VMSA_E_CORRUPT for a truncated or corrupt trace.dat,
  * VMSA_E_UNSUPPORTED for perf.data and VMSA_E_STDIN_BINARY for a trace.dat
- * on standard input.
+ * on standard input; what comes out of a compressed input is told by
+ * vmsa_source_next() (VMSA_E_DECOMPRESS for a corrupt or cut stream).
  */
 int vmsa_source_open_path(struct vmsa_source **out, const char *path);
 
@@ -303,11 +379,24 @@ void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
  */
 void vmsa_source_set_threads(struct vmsa_source *src, int n);
 
+/*
+ * vmsa_source_set_unwrap() - join events broken over several lines (a
+ * trace pasted into a mail): a line that does not begin like a trace line
+ * goes on the one before when the joined line makes an event.  Each line
+ * is still counted; the lines of a joined event as analyzed.  Text only;
+ * decodes in the caller's thread (threads are not used).
+ */
+void vmsa_source_set_unwrap(struct vmsa_source *src, int on);
+
 /**
  * vmsa_source_next() - the next event.  0 with *ev filled, VMSA_E_EOF at
  * the end, VMSA_E_AGAIN (see above) or another negative error.
  */
 int vmsa_source_next(struct vmsa_source *src, struct vmsa_event *ev);
+
+/* After VMSA_E_DECOMPRESS: why (static text) and the byte offset in the
+ * compressed input; NULL when the source had no such error. */
+const char *vmsa_source_stream_error(const struct vmsa_source *src, uint64_t *offset);
 
 /* What the source has read so far: every line or record in one bucket. */
 const struct vmsa_source_counts *vmsa_source_counts(const struct vmsa_source *src);
@@ -366,6 +455,18 @@ const struct vmsa_traits *vmsa_live_traits(const struct vmsa_live *lv);
 
 #define VMSA_DEFAULT_MAX_TASKS 100000
 
+/* One completed reclaim window or kswapd awake period (trace time, ns). */
+struct vmsa_latency_record {
+	uint64_t end_ns;	/* the end event's timestamp */
+	uint64_t duration_ns;	/* it began at end_ns - duration_ns */
+	int32_t pid;
+	int32_t cpu;		/* the CPU the end event was recorded on; -1 unknown */
+	const char *comm;	/* not NUL-terminated; valid during the call */
+	size_t comm_len;
+	const char *kind;	/* "direct", "memcg", "softlimit", "node", "kswapd" */
+	int order;
+};
+
 struct vmsa_stats_options {
 	int ignore_pid;		/* aggregate tasks by name */
 	/* task rows kept (0: VMSA_DEFAULT_MAX_TASKS); later tasks are counted in
@@ -377,6 +478,9 @@ struct vmsa_stats_options {
 			   size_t comm_len, const char *kind, int order,
 			   uint64_t latency_ns, void *payload);
 	void *latency_payload;
+	/* The same periods with the CPU (may be set with or instead of
+	 * latency_cb; both get latency_payload). */
+	void (*latency_record_cb)(const struct vmsa_latency_record *l, void *payload);
 };
 
 struct vmsa_stats;
@@ -432,6 +536,74 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len);
 int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind);
 
 /* ------------------------------------------------------------------ */
+/* Record filters                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Which events an analysis folds in (struct vmsa_analyze_options.filter),
+ * as ftrace and perf filters select records: every kind given must hold,
+ * the values of one kind are alternatives.  A lost-events marker is always
+ * kept.  The analysis counts the events left out as lines_filtered instead
+ * of lines_analyzed.
+ */
+enum vmsa_filter_kind {
+	VMSA_FILTER_PID,	/* "PID[,PID...]": the event's pid */
+	VMSA_FILTER_COMM,	/* a fnmatch(3) pattern (no flags) on the task name */
+	VMSA_FILTER_CPU,	/* "N[-M][,...]": the CPU that recorded it */
+	VMSA_FILTER_SINCE,	/* "SEC[.FRACTION]": trace time at or after */
+	VMSA_FILTER_UNTIL,	/* "SEC[.FRACTION]": trace time at or before */
+};
+
+struct vmsa_filter;
+
+/* A filter that keeps everything; VMSA_E_NOMEM on failure. */
+int vmsa_filter_new(struct vmsa_filter **out);
+/* Frees the filter (NULL is fine). */
+void vmsa_filter_free(struct vmsa_filter *f);
+/*
+ * vmsa_filter_add() - one criterion, as the command line gives it.  Pids,
+ * CPUs and patterns add to those given before; SINCE and UNTIL replace.
+ * VMSA_E_INVAL (the filter unchanged) for a malformed @arg, a time finer
+ * than nanoseconds, or SINCE after UNTIL; VMSA_E_NOMEM.
+ */
+int vmsa_filter_add(struct vmsa_filter *f, enum vmsa_filter_kind kind, const char *arg);
+/* 1 when @ev passes every criterion of @f, else 0.  Thread-safe (reads only). */
+int vmsa_filter_keeps(const struct vmsa_filter *f, const struct vmsa_event *ev);
+
+/* ------------------------------------------------------------------ */
+/* Tasks' cgroups, for per-cgroup metrics in live mode                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Which cgroup (v2) each traced task is in, as /proc/PID/cgroup's "0::PATH"
+ * line says when the task is first noted: best effort, a task that has
+ * exited by then (or a kernel without cgroup v2) is unknown, and a task
+ * keeps the cgroup it was first seen in.  Tasks are (pid, name) as the
+ * summary's rows; a pid under a new name is read again.
+ */
+struct vmsa_cgroups;
+
+/**
+ * vmsa_cgroups_new() - an empty map.  At most @max_tasks tasks are read
+ * (0: VMSA_DEFAULT_MAX_TASKS), later ones are unknown; the metrics give at
+ * most @max_series cgroups series of their own (vmsa_report_openmetrics_cgroups).
+ * VMSA_E_NOMEM on failure.
+ */
+int vmsa_cgroups_new(struct vmsa_cgroups **out, size_t max_tasks, size_t max_series);
+/* Frees the map (NULL is fine). */
+void vmsa_cgroups_free(struct vmsa_cgroups *cg);
+/**
+ * vmsa_cgroups_note() - the first time the task (@pid, @comm of @comm_len
+ * bytes) is noted, read its cgroup from /proc/PID/cgroup; afterwards a
+ * lookup only.  0, or VMSA_E_NOMEM (the task stays unknown).
+ */
+int vmsa_cgroups_note(struct vmsa_cgroups *cg, int32_t pid, const char *comm, size_t comm_len);
+/* The cgroup noted for the task ("/system.slice/x.service"), NULL when
+ * unknown or never noted; reads nothing.  A name the task was never noted
+ * under gives the cgroup of the pid's first noted name. */
+const char *vmsa_cgroups_find(const struct vmsa_cgroups *cg, int32_t pid, const char *comm);
+
+/* ------------------------------------------------------------------ */
 /* Analysis: inputs read into the stats                                */
 /* ------------------------------------------------------------------ */
 
@@ -461,6 +633,14 @@ struct vmsa_analyze_progress {
 	int done;			/* 1: the last call for this input, read or not */
 };
 
+/* One interval of an analysis with interval reports (interval_report). */
+struct vmsa_interval {
+	uint64_t index;		/* 1 for the first interval, then 2, 3, ... */
+	int final;		/* 1: the last one, cut short by the end of the input */
+	double wall_start_s;	/* wall clock (CLOCK_REALTIME), seconds since the epoch */
+	double wall_end_s;
+};
+
 /*
  * What vmsa_analyze_files() and vmsa_analyze_live() do besides reading.
  * Every member may be zero (no callback, the default); all callbacks run
@@ -470,6 +650,11 @@ struct vmsa_analyze_progress {
 struct vmsa_analyze_options {
 	/* text decoding threads for a regular file (vmsa_source_set_threads) */
 	int threads;
+	/* join events broken over several lines (vmsa_source_set_unwrap) */
+	int unwrap;
+	/* NULL: every event; else only those it keeps (the others are counted
+	 * in each input's lines_filtered); the caller keeps it */
+	const struct vmsa_filter *filter;
 	/* > 0: call @report every interval_s seconds (input waits at most
 	 * 100 ms, so a quiet pipe still gets its reports) */
 	double interval_s;
@@ -498,6 +683,22 @@ struct vmsa_analyze_options {
 	void (*input_end)(const char *path, const struct vmsa_source_counts *counts,
 			  const struct vmsa_traits *traits, void *payload);
 	void *payload;
+	/*
+	 * With interval_s > 0: called every interval_s seconds instead of
+	 * @report, and once more (final = 1) when the inputs end without an
+	 * error, with the statistics of that interval alone (@delta: its
+	 * events, input counts, counters, histograms; a window still open at
+	 * the boundary is counted as begun in the interval it began in and
+	 * completed in the one it ends in) and the cumulative @st since the
+	 * start.  The counters of the deltas add up to @st's.  A non-zero
+	 * return ends the analysis as @report's does.  A @report request
+	 * (control) still reports @st.
+	 */
+	int (*interval_report)(const struct vmsa_stats *delta, const struct vmsa_stats *st,
+			       const struct vmsa_interval *iv, void *payload);
+	/* Live only: each event's task is noted in @cgroups (its cgroup read
+	 * once, when the task first appears); NULL: none. */
+	struct vmsa_cgroups *cgroups;
 };
 
 /* How an analysis ended. */
@@ -509,6 +710,10 @@ struct vmsa_analyze_result {
 	const char *format;	/* that input's format (vmsa_source_format; static
 				 * storage), NULL if it did not open */
 	int stopped;		/* control asked to stop (err is 0) */
+	/* VMSA_E_DECOMPRESS: where the compressed input failed (its byte
+	 * offset) and why ("truncated xz stream"; static storage) */
+	uint64_t offset;
+	const char *why;
 };
 
 /**
@@ -558,12 +763,28 @@ struct vmsa_report_options {
 	int latency_list;	/* classic: print the per-task latency list */
 	int pretty;		/* JSON: indent */
 	int histogram;		/* classic: log2 latency histograms */
+	/* classic: the process and kswapd tables by this field, largest first
+	 * (vmsa_sort_field() names them; NULL: by name, then pid) */
+	const char *sort;
+	/* classic: > 0, at most top rows a table, the rest added up in one
+	 * "(N others)" row (by sort, else by latency_ns) */
+	size_t top;
 };
+
+/*
+ * vmsa_sort_field() - the i-th field the classic tables can be sorted by
+ * (struct vmsa_report_options.sort), NULL past the last: the per-task
+ * field names of the summary ("pages_scanned", "latency_ns", ...), each
+ * read in a table's own context (direct reclaim for the process table,
+ * kswapd for the kswapd table).  Static strings.
+ */
+const char *vmsa_sort_field(size_t i);
 
 /*
  * vmsa_report_classic() - the text report to @f: the 6.1 script's layout,
  * then what that layout has no room for.  @opts may be NULL.  VMSA_E_IO if
- * @f reports a write error (the caller still owns and closes @f).
+ * @f reports a write error (the caller still owns and closes @f),
+ * VMSA_E_INVAL for an unknown @opts->sort, VMSA_E_NOMEM.
  */
 int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 			const struct vmsa_report_options *opts);
@@ -599,6 +820,12 @@ struct vmsa_totals {
 	uint64_t flusher_wakeups[VMSA_FLUSH__COUNT];
 	uint64_t flusher_dirty_pages[VMSA_FLUSH__COUNT];	/* dirty folios met */
 	uint64_t flusher_requested_pages[VMSA_FLUSH__COUNT];	/* 0 = "all" requests */
+	/* the flushers' passes (writeback_start to _written of one worker), by
+	 * reason; known only when the trace has writeback events */
+	int writeback_known;		/* 0: the trace has no writeback events */
+	uint64_t writeback_passes[VMSA_WB__COUNT];
+	uint64_t writeback_pages[VMSA_WB__COUNT];	/* pages the passes wrote */
+	uint64_t writeback_unpaired;	/* a _written without its _start, or the reverse */
 	uint64_t events_lost;
 	uint64_t tasks;
 	uint64_t tasks_folded;		/* beyond max_tasks */
@@ -625,6 +852,15 @@ int vmsa_doc_from_summary(struct vmsa_doc **out, const struct vmsa_summary *sum)
 /* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
  * (not a vmscan-analyze summary of this schema version). */
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
+/*
+ * vmsa_summary_from_doc() - a summary of the document @d (a JSON summary
+ * read back, or a merge), for vmsa_report_classic() and vmsa_report_svg():
+ * its rows, totals, input counts, notes and histograms.  What a summary
+ * document does not hold stays out: the latency list, the SVG's timeline
+ * and stall marks, and how often timestamps went backwards.  Returns
+ * VMSA_E_CORRUPT when @d lacks a summary's objects, VMSA_E_NOMEM.
+ */
+int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d);
 /* Adds src into dst (docs/json-schema.md, "Merging"). */
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src);
 /* The document as JSON to @f (indented if @pretty); VMSA_E_IO on a write error. */
@@ -632,14 +868,6 @@ int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
 /* A dotted path ("totals.direct.pages_scanned"): 0 and *v, 1 if null,
  * VMSA_E_INVAL if absent or not a number. */
 int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v);
-/*
- * vmsa_doc_check() - evaluate "A OP B" (OP one of < <= == != >= >; A and B
- * a number, a path, or NUMBER * path).  0 with *pass set and a message
- * naming the measured values (a null field fails, "not measured"), or
- * VMSA_E_INVAL with the reason in msg.
- */
-int vmsa_doc_check(const struct vmsa_doc *d, const char *expr, int *pass, char *msg,
-		   size_t msgn);
 /* Frees a document (NULL is fine). */
 void vmsa_doc_free(struct vmsa_doc *d);
 
@@ -660,6 +888,42 @@ int vmsa_summary_field(const char *path, enum vmsa_unit *unit);
 /* "count", "pages", "ns", ... */
 const char *vmsa_unit_name(enum vmsa_unit u);
 
+/* What a threshold says of a summary (vmsa_threshold_check()). */
+enum vmsa_verdict {
+	VMSA_VERDICT_HOLDS,
+	VMSA_VERDICT_VIOLATED,
+	VMSA_VERDICT_VACUOUS,		/* a statistic of nothing (a histogram's count is 0): passes */
+	VMSA_VERDICT_NOT_MEASURED,	/* a value the trace cannot tell (null or absent) */
+};
+
+/* A threshold, parsed and (with a document) evaluated. */
+struct vmsa_threshold {
+	enum vmsa_verdict verdict;
+	const char *verdict_name;	/* "holds", "violated", "vacuous", "not measured"; static */
+	int pass;
+	char field[256];		/* the path it reads (the left one when both are paths) */
+	char op[4];			/* "<", "<=", "==", "!=", ">=", ">" */
+	double measured, bound;		/* the field's side and the other, factors applied */
+	int measured_null, bound_null;	/* that side has no value (vacuous, not measured) */
+	/* "measured X = 12, bound 0: violated", or why it does not parse */
+	char message[1536];
+};
+
+/**
+ * vmsa_threshold_check() - the threshold @expr, "A OP B" (OP one of < <= ==
+ * != >= >; A and B a number, a field path of the summary schema as
+ * vmsa_summary_field() takes it, or NUMBER * path; at least one a path),
+ * evaluated on @d into *@t.  A field the trace cannot tell (null, or absent
+ * from @d) is VMSA_VERDICT_NOT_MEASURED, which passes only with
+ * @missing_pass; a statistic of a histogram that counted nothing is
+ * VMSA_VERDICT_VACUOUS and passes.  @d NULL: only parsed (t->field and
+ * t->op set).  Returns 0, or VMSA_E_INVAL for an expression that does not
+ * parse, names no field, a path not in the schema or not a number, with
+ * the reason in t->message.
+ */
+int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
+			 struct vmsa_threshold *t);
+
 /*
  * vmsa_report_compare() - the summaries side by side, one column each, in
  * the rows of the 2010 cover letter, then 6.1's and derived rows.  json:
@@ -668,6 +932,40 @@ const char *vmsa_unit_name(enum vmsa_unit u);
  */
 int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char *const *names,
 			int n, int json, int relative);
+
+/* A column of vmsa_report_compare_groups(): the summaries of repeated runs
+ * of one setting (one run is a column of one). */
+struct vmsa_compare_column {
+	const char *name;
+	const struct vmsa_doc *const *runs;
+	int nruns;		/* at least 1 */
+};
+
+/*
+ * vmsa_report_compare_groups() - the rows of vmsa_report_compare(), each
+ * column the runs of one setting: per row and column the mean and sample
+ * standard deviation (n - 1) of the runs that have a value (a null is left
+ * out, never counted as 0, and the cell says how many had one), and
+ * Welch's t-test (two-sided, Welch-Satterthwaite degrees of freedom) of
+ * its mean against the first column's, significant below p = 0.05; a
+ * column with one value is not tested.  json: {"test": {...}, "columns":
+ * [{"name", "runs"}], "rows": [{"row", "columns": [{"n", "mean", "sd",
+ * "min", "max", "values", "t", "df", "p", "significant"}]}]}
+ * (README, "Repeated runs").  relative: also each mean's change against
+ * the first column's.  0, VMSA_E_INVAL (no column, a column of no runs),
+ * VMSA_E_NOMEM or VMSA_E_IO.
+ */
+int vmsa_report_compare_groups(FILE *f, const struct vmsa_compare_column *cols, int n, int json,
+			       int relative);
+
+/*
+ * vmsa_report_compare_svg() - the columns of vmsa_report_compare_groups()
+ * as a self-contained SVG dot plot: a strip per row that has a value, each
+ * run a dot in its column's lane and colour, each column's mean a bar, '*'
+ * where the test marks it; data-* attributes carry the values drawn.  0,
+ * VMSA_E_INVAL, VMSA_E_NOMEM or VMSA_E_IO.
+ */
+int vmsa_report_compare_svg(FILE *f, const struct vmsa_compare_column *cols, int n);
 
 /* ------------------------------------------------------------------ */
 /* Metrics: OpenMetrics and Prometheus text exposition                 */
@@ -697,6 +995,20 @@ enum vmsa_metrics_format {
  * threads at once on different FILEs.
  */
 int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics_format fmt);
+
+/**
+ * vmsa_report_openmetrics_cgroups() - as vmsa_report_openmetrics(), plus
+ * per-cgroup families vmscan_cgroup_* (README, "Fleet") with a cgroup label,
+ * from @d's task rows and the cgroups @cg noted for them (NULL: none, the
+ * same output as vmsa_report_openmetrics()).  Cardinality is bounded: the
+ * first max_series cgroups with reclaim activity, by direct stall time, get
+ * series of their own and keep them for the life of @cg (so every series
+ * only grows), the rest are summed as cgroup="other" and tasks whose cgroup
+ * is unknown as cgroup="unknown".  @cg records which cgroups have series:
+ * not thread-safe on one @cg.
+ */
+int vmsa_report_openmetrics_cgroups(FILE *f, const struct vmsa_doc *d,
+				    enum vmsa_metrics_format fmt, struct vmsa_cgroups *cg);
 
 /* Writes a file's whole content into @f; 0 or a negative enum vmsa_error. */
 typedef int (*vmsa_write_cb)(FILE *f, void *payload);

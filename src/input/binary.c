@@ -17,23 +17,74 @@
 /* What a record's event id is, found on its first record (desc_for()). */
 enum state { S_UNSEEN = 0, S_OTHER, S_UNKNOWN_VMSCAN, S_KNOWN };
 
+/* Where a field the build reads lies in the record, found once per event. */
+struct fieldpos {
+	uint16_t off;
+	uint8_t size;	/* 1, 2, 4 or 8; 0: not a number tep_read_number() reads */
+	uint8_t sign;	/* declared signed */
+};
+
 struct evdesc {
 	uint8_t state;
+	uint8_t nfields;
+	uint16_t need;	/* the record size that holds every field */
 	const struct vmsa_event_desc *desc;	/* S_KNOWN */
 	const struct vmsa_event_name *nm;
-	struct tep_format_field *field[VF__COUNT]; /* of those desc reads: by name */
+	uint8_t field[VF__COUNT];		/* of those present, in bit order */
+	struct fieldpos pos[VF__COUNT];
+	/* a VT_WB_REASON field's record values 0 .. WB_RAW - 1, as enum
+	 * vmsa_wb_reason by the names of the event's print format */
+#define WB_RAW 16
+	uint8_t wb_reason[WB_RAW];
+};
+
+/* In the print format's arguments: __print_symbolic(REC->field, {v, "name"}...) */
+static const struct tep_print_arg *symbolic_of(const struct tep_print_arg *a, const char *field)
+{
+	for (; a; a = a->next) {
+		if (a->type == TEP_PRINT_SYMBOL && a->symbol.field &&
+		    a->symbol.field->type == TEP_PRINT_FIELD && a->symbol.field->field.name &&
+		    strcmp(a->symbol.field->field.name, field) == 0)
+			return a;
+	}
+	return NULL;
+}
+
+/* d->wb_reason from the symbols of the event's field named field */
+static void learn_wb_reasons(struct evdesc *d, const struct tep_event *e, const char *field)
+{
+	memset(d->wb_reason, VMSA_WB_OTHER, sizeof(d->wb_reason));
+	const struct tep_print_arg *a = symbolic_of(e->print_fmt.args, field);
+	for (const struct tep_print_flag_sym *s = a ? a->symbol.symbols : NULL; s; s = s->next) {
+		char *end;
+		unsigned long v = s->value ? strtoul(s->value, &end, 0) : WB_RAW;
+		uint64_t r;
+		if (v < WB_RAW && end != s->value && !*end && s->str &&
+		    vmsa_value_from_symbol(VT_WB_REASON, s->str, strlen(s->str), &r) == 0)
+			d->wb_reason[v] = (uint8_t)r;
+	}
+}
+
+/* pid -> task name, direct-mapped */
+#define COMM_SLOTS 256
+struct vmsa_bin_comm {
+	int pid;
+	uint32_t len;
+	const char *comm;
 };
 
 static void describe(const struct vmsa_catalogue *c, struct evdesc *d, struct tep_event *e)
 {
 	memset(d, 0, sizeof(*d));
 	d->state = S_OTHER;
-	if (!e->system || strcmp(e->system, c->system) != 0)
+	if (!e->system || !e->name)
 		return;
-	d->state = S_UNKNOWN_VMSCAN;
+	if (strcmp(e->system, c->system) == 0)
+		d->state = S_UNKNOWN_VMSCAN;
 	for (int i = 0; i < VMSA_NEVENTS && !d->desc; i++)
 		for (int j = 0; j < VMSA_MAX_NAMES && c->event[i].names[j].name; j++)
-			if (strcmp(e->name, c->event[i].names[j].name) == 0) {
+			if (strcmp(e->system, c->event[i].system ? c->event[i].system : c->system) == 0 &&
+			    strcmp(e->name, c->event[i].names[j].name) == 0) {
 				d->desc = &c->event[i];
 				d->nm = &c->event[i].names[j];
 				break;
@@ -43,30 +94,80 @@ static void describe(const struct vmsa_catalogue *c, struct evdesc *d, struct te
 	d->state = S_KNOWN;
 	for (uint32_t want = d->desc->fields; want; want &= want - 1) {
 		int f = __builtin_ctz(want);
-		for (int a = 0; a < VMSA_MAX_ALIASES && c->field[f].names[a] && !d->field[f]; a++)
-			d->field[f] = tep_find_field(e, c->field[f].names[a]);
+		struct tep_format_field *ff = NULL;
+		for (int a = 0; a < VMSA_MAX_ALIASES && c->field[f].names[a] && !ff; a++)
+			ff = tep_find_field(e, c->field[f].names[a]);
+		if (!ff)
+			continue;
+		struct fieldpos *p = &d->pos[d->nfields];
+		d->field[d->nfields++] = (uint8_t)f;
+		if (c->field[f].type == VT_WB_REASON)
+			learn_wb_reasons(d, e, ff->name);
+		/* beyond any record: bad on every record, as a short record's field */
+		if (ff->offset < 0 || ff->size < 0 || ff->offset + ff->size > UINT16_MAX) {
+			p->off = UINT16_MAX;
+			p->size = 1;
+		} else {
+			p->off = (uint16_t)ff->offset;
+			p->size = (ff->size == 1 || ff->size == 2 || ff->size == 4 || ff->size == 8)
+					  ? (uint8_t)ff->size : 0;
+		}
+		p->sign = (ff->flags & TEP_FIELD_IS_SIGNED) != 0;
+		unsigned end = (unsigned)p->off + (p->size ? p->size : (unsigned)(ff->size > 0 ? ff->size : 0));
+		if (end > d->need)
+			d->need = (uint16_t)(end > UINT16_MAX ? UINT16_MAX : end);
 	}
 }
 
-/* The fields of record r that the event's build reads, into *v. */
-static void read_values(const struct vmsa_catalogue *c, const struct evdesc *d,
-			struct tep_record *r, struct vmsa_values *v)
+/* An unsigned number of size 1, 2, 4 or 8 at p, in the host's byte order. */
+static inline uint64_t load_native(const unsigned char *p, unsigned size)
 {
+	switch (size) {
+	case 1:
+		return *p;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		return x;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		return x;
+	}
+	default: {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		return x;
+	}
+	}
+}
+
+static inline uint64_t load(const struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+			    const void *p, unsigned size)
+{
+	return dec->native ? load_native(p, size) : tep_read_number(tep, p, (int)size);
+}
+
+/* The fields of record r that the event's build reads, into *v. */
+static void read_values(const struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+			const struct evdesc *d, const struct tep_record *r, struct vmsa_values *v)
+{
+	const struct vmsa_catalogue *c = dec->cat;
+	const unsigned char *data = r->data;
+	bool whole = r->size >= (int)d->need;
 	v->present = v->bad = 0;
-	for (uint32_t want = d->desc->fields; want; want &= want - 1) {
-		enum vmsa_field i = (enum vmsa_field)__builtin_ctz(want);
-		struct tep_format_field *f = d->field[i];
-		if (!f)
-			continue;
-		unsigned long long x;
-		if (f->offset < 0 || f->size < 0 || f->offset + f->size > r->size ||
-		    tep_read_number_field(f, r->data, &x)) {
+	for (int k = 0; k < d->nfields; k++) {
+		enum vmsa_field i = (enum vmsa_field)d->field[k];
+		const struct fieldpos *f = &d->pos[k];
+		if (!f->size || (!whole && (int)f->off + f->size > r->size)) {
 			vmsa_values_bad(v, i, VMSA_FIELD_ERR(VMSA_REJECT_BAD_NUMBER));
 			continue;
 		}
+		uint64_t x = load(dec, tep, data + f->off, f->size);
 		/* a field narrower than 64 bits that the kernel declares signed */
 		bool neg = false;
-		if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size <= 8) {
+		if (f->sign) {
 			unsigned bits = (unsigned)f->size * 8;
 			if ((x >> (bits - 1)) & 1) {
 				neg = true;
@@ -74,7 +175,11 @@ static void read_values(const struct vmsa_catalogue *c, const struct evdesc *d,
 			}
 		}
 		uint64_t u;
-		int rc = vmsa_value_from_number((enum vmsa_field_type)c->field[i].type, neg, x, &u);
+		int rc = 0;
+		if (c->field[i].type == VT_WB_REASON)
+			u = !neg && x < WB_RAW ? d->wb_reason[x] : VMSA_WB_OTHER;
+		else
+			rc = vmsa_value_from_number((enum vmsa_field_type)c->field[i].type, neg, x, &u);
 		if (rc)
 			vmsa_values_bad(v, i, rc);
 		else
@@ -82,12 +187,82 @@ static void read_values(const struct vmsa_catalogue *c, const struct evdesc *d,
 	}
 }
 
+/*
+ * The record header's type and pid (the fields every event's format starts
+ * with), found in the first event's format of a tep; 0, or -1 when the
+ * tep does not describe them.
+ */
+static int learn_header(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+			const struct tep_record *r)
+{
+	dec->tep = NULL;
+	struct tep_event *e = tep_find_event_by_record(tep, (struct tep_record *)r);
+	if (!e)
+		return -1;
+	struct tep_format_field *t = tep_find_common_field(e, "common_type");
+	struct tep_format_field *p = tep_find_common_field(e, "common_pid");
+	if (!t || !p || t->offset < 0 || p->offset < 0 ||
+	    (t->size != 1 && t->size != 2 && t->size != 4) || (p->size != 2 && p->size != 4))
+		return -1;
+	dec->type_off = t->offset;
+	dec->type_size = t->size;
+	dec->pid_off = p->offset;
+	dec->pid_size = p->size;
+	dec->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	dec->tep = tep;
+	return 0;
+}
+
+static int record_type(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+		       const struct tep_record *r)
+{
+	if (tep != dec->tep && learn_header(dec, tep, r))
+		return tep_data_type(tep, (struct tep_record *)r);
+	if (r->size < dec->type_off + dec->type_size)
+		return -1;
+	return (int)load(dec, tep, (const unsigned char *)r->data + dec->type_off,
+			 (unsigned)dec->type_size);
+}
+
+static int record_pid(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+		      const struct tep_record *r)
+{
+	if (tep != dec->tep || r->size < dec->pid_off + dec->pid_size)
+		return tep_data_pid(tep, (struct tep_record *)r);
+	uint64_t x = load(dec, tep, (const unsigned char *)r->data + dec->pid_off,
+			  (unsigned)dec->pid_size);
+	return (int)x; /* as tep_data_pid() */
+}
+
+static void set_comm(struct vmsa_bin_decoder *dec, struct tep_handle *tep, struct vmsa_event *ev)
+{
+	struct vmsa_bin_comm *s = NULL;
+	if (dec->comms) {
+		s = &dec->comms[(unsigned)ev->pid % COMM_SLOTS];
+		if (s->comm && s->pid == ev->pid) {
+			ev->comm = s->comm;
+			ev->comm_len = s->len;
+			return;
+		}
+	}
+	const char *comm = tep_data_comm_from_pid(tep, ev->pid);
+	ev->comm = comm ? comm : VMSA_COMM_PLACEHOLDER;
+	ev->comm_len = strlen(ev->comm);
+	if (s) {
+		s->pid = ev->pid;
+		s->comm = ev->comm;
+		s->len = (uint32_t)ev->comm_len;
+	}
+}
+
 static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *tep,
 			       struct tep_record *r)
 {
-	int id = tep_data_type(tep, r);
+	int id = record_type(td, tep, r);
 	if (id < 0 || id > 1 << 20)
 		return NULL;
+	if (id < td->ndesc && td->desc[id].state != S_UNSEEN)
+		return &td->desc[id];
 	if (id >= td->ndesc) {
 		int n = id + 64;
 		struct evdesc *nd = realloc(td->desc, (size_t)n * sizeof(*nd));
@@ -98,12 +273,10 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 		td->ndesc = n;
 	}
 	struct evdesc *d = &td->desc[id];
-	if (d->state == S_UNSEEN) {
-		struct tep_event *e = tep_find_event(tep, id);
-		if (!e)
-			return NULL;
-		describe(td->cat, d, e);
-	}
+	struct tep_event *e = tep_find_event(tep, id);
+	if (!e)
+		return NULL;
+	describe(td->cat, d, e);
 	return d;
 }
 
@@ -119,8 +292,16 @@ void vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts
 void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d)
 {
 	free(d->desc);
+	free(d->comms);
 	d->desc = NULL;
+	d->comms = NULL;
 	d->ndesc = 0;
+}
+
+void vmsa_bin_decoder_remember_comms(struct vmsa_bin_decoder *d)
+{
+	if (!d->comms)
+		d->comms = calloc(COMM_SLOTS, sizeof(*d->comms)); /* none: looked up each time */
 }
 
 enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
@@ -144,7 +325,7 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_ha
 		return VMSA_BIN_IGNORED;
 	}
 	struct vmsa_values v;
-	read_values(dec->cat, d, r, &v);
+	read_values(dec, tep, d, r, &v);
 	ev->type = (enum vmsa_event_type)d->desc->type;
 	ev->ctx = (enum vmsa_ctx)d->desc->ctx;
 	vmsa_count_name(d->nm, dec->traits);
@@ -158,10 +339,8 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_ha
 	}
 	ev->ts_ns = r->ts;
 	ev->cpu = r->cpu;
-	ev->pid = tep_data_pid(tep, r);
-	const char *comm = tep_data_comm_from_pid(tep, ev->pid);
-	ev->comm = comm ? comm : VMSA_COMM_PLACEHOLDER;
-	ev->comm_len = strlen(ev->comm);
+	ev->pid = record_pid(dec, tep, r);
+	set_comm(dec, tep, ev);
 	dec->counts->lines_analyzed++;
 	return VMSA_BIN_EVENT;
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What an input is, by its first bytes: a JSON summary, trace.dat, perf.data or text. */
+/*
+ * What an input is, by its first bytes: a JSON summary, trace.dat, perf.data
+ * or text; and whether a file, compressed or not, holds a trace.dat.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -7,6 +10,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
+#include "decompress.h"
 
 static const char tracedat_magic[] = "\x17\x08\x44tracing";
 static const char perfdata_magic[] = "PERFILE2";
@@ -32,23 +36,39 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len)
 	return i < len && b[i] == '{' ? VMSA_INPUT_SUMMARY : VMSA_INPUT_TEXT;
 }
 
+/*
+ * Opens path to look at it, only when it is a regular file (*fd = -1 when
+ * it is not): opening a FIFO, even without blocking, lets its writer in,
+ * and closing it again would throw away what the writer wrote before the
+ * real open.  VMSA_E_ISDIR or VMSA_E_IO as stat(2) and open(2) say.
+ */
+static int open_regular(const char *path, int *fd)
+{
+	struct stat st;
+	*fd = -1;
+	if (stat(path, &st))
+		return VMSA_E_IO;
+	if (S_ISDIR(st.st_mode))
+		return VMSA_E_ISDIR;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0)
+		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
+	return 0;
+}
+
 int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 {
 	*kind = VMSA_INPUT_TEXT;
 	if (strcmp(path, "-") == 0)
 		return 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
-	struct stat st;
-	int err = 0;
-	if (fstat(fd, &st))
-		err = VMSA_E_IO;
-	else if (S_ISDIR(st.st_mode))
-		err = VMSA_E_ISDIR;
+	int fd, err = open_regular(path, &fd);
+	if (err || fd < 0)
+		return err;
 	unsigned char buf[4096];
 	bool first = true;
-	while (!err && S_ISREG(st.st_mode)) {
+	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -70,4 +90,27 @@ int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 	close(fd);
 	errno = saved;
 	return err;
+}
+
+bool vmsa_input_is_tracedat(const char *path)
+{
+	int fd;
+	if (strcmp(path, "-") == 0 || open_regular(path, &fd) || fd < 0)
+		return false;
+	unsigned char head[16];
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+	enum vmsa_compression c = n > 0 ? vmsa_compression_detect(head, (size_t)n) : 0;
+	struct vmsa_decomp *d;
+	if (c && vmsa_decomp_new(&d, fd, c, NULL, 0) == 0) {
+		/* what the stream holds: its first bytes */
+		size_t have = 0, got = 0;
+		while (have < sizeof(head) &&
+		       vmsa_decomp_read(d, head + have, sizeof(head) - have, &got) == 0 &&
+		       (got || !vmsa_decomp_done(d)))
+			have += got;
+		vmsa_decomp_free(d);
+		n = (ssize_t)have;
+	}
+	close(fd);
+	return n > 0 && vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_TRACEDAT;
 }

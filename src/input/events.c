@@ -59,9 +59,11 @@ static inline int get_i32(const struct vmsa_values *v, enum vmsa_field f, int32_
 
 /* ---- builds, one per kind of event ---------------------------------- */
 
-/* reclaim begins, kswapd wakes, kswapd wake-up requests */
+/* reclaim begins, kswapd wakes, kswapd wake-up requests (bare: order unknown) */
 BUILD(build_order)
 {
+	if (v->present == VF_BARE)
+		return 0;
 	OPT(get_i32(v, VF_NID, &ev->nid));
 	REQ(get_i32(v, VF_ORDER, &ev->order));
 	return 0;
@@ -69,6 +71,10 @@ BUILD(build_order)
 
 BUILD(build_end)
 {
+	if (v->present == VF_BARE) {
+		ev->nr_reclaimed = VMSA_UNKNOWN_COUNT;
+		return 0;
+	}
 	REQ(get(v, VF_NR_RECLAIMED, &ev->nr_reclaimed));
 	return 0;
 }
@@ -92,8 +98,11 @@ BUILD(build_isolate)
 		return r;
 	if (r == 0) {
 		t->lines_with_lru_name++;
-		ev->lru = (enum vmsa_lru)x;
-		ev->file = (ev->lru == VMSA_LRU_INACTIVE_FILE || ev->lru == VMSA_LRU_ACTIVE_FILE);
+		ev->lru = (enum vmsa_lru)(x & LRU_VALUE_MASK);
+		if (ev->lru == VMSA_LRU_OTHER)
+			ev->file = (x & LRU_NAMED_FILE) ? 1 : (x & LRU_NAMED_ANON) ? 0 : -1;
+		else
+			ev->file = (ev->lru == VMSA_LRU_INACTIVE_FILE || ev->lru == VMSA_LRU_ACTIVE_FILE);
 		return 0;
 	}
 	t->lines_without_lru_name++;
@@ -192,6 +201,16 @@ BUILD(build_flusher)
 	return 0;
 }
 
+/* writeback_start / _written: "bdi %s: sb_dev %d:%d nr_pages=%ld ... reason=%s ..." */
+BUILD(build_writeback)
+{
+	REQ(get_i64(v, VF_WB_NR_PAGES, &ev->wb_nr_pages));
+	uint64_t x;
+	REQ(get(v, VF_WB_REASON, &x));
+	ev->wb_reason = (enum vmsa_wb_reason)x;
+	return 0;
+}
+
 BUILD(build_slab_start)
 {
 	REQ(get_i32(v, VF_NID, &ev->nid));
@@ -210,12 +229,13 @@ BUILD(build_slab_end)
 #define B(f) VF_BIT(VF_##f)
 #define ORDER_FIELDS (B(NID) | B(ORDER))
 #define BEGIN_END(ctx, begin, end)                                                   \
-	{{{begin}}, VMSA_EV_RECLAIM_BEGIN, ctx, false, ORDER_FIELDS, build_order},   \
-	{{{end}}, VMSA_EV_RECLAIM_END, ctx, false, B(NR_RECLAIMED), build_end}
-#define EVENT(type, fields, build, ...) {{__VA_ARGS__}, type, 0, false, fields, build}
+	{{{begin}}, VMSA_EV_RECLAIM_BEGIN, ctx, false, NULL, ORDER_FIELDS, build_order},   \
+	{{{end}}, VMSA_EV_RECLAIM_END, ctx, false, NULL, B(NR_RECLAIMED), build_end}
+#define EVENT(type, fields, build, ...) {{__VA_ARGS__}, type, 0, false, NULL, fields, build}
+#define WRITEBACK(type, name) {{{name}}, type, 0, false, "writeback", B(WB_NR_PAGES) | B(WB_REASON), build_writeback}
 
-/* Every vmscan event from the seeds (2.6.35) through Linux 6.1, and the
- * kernel/ series' mm_vmscan_wakeup_flusher. */
+/* Every vmscan event from the seeds (2.6.35) through Linux 6.1, the
+ * kernel/ series' mm_vmscan_wakeup_flusher, and the flushers' passes. */
 const struct vmsa_catalogue vmsa_catalogue = {
 	.system = "vmscan",
 	.prefixes = {"mm_vmscan_", "mm_shrink_slab_"},
@@ -244,6 +264,8 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		[VF_NR_REQUESTED] = {{"nr_requested"}, VT_COUNT, NULL},
 		[VF_NR_SKIPPED] = {{"nr_skipped"}, VT_COUNT, NULL},
 		[VF_PRIORITY] = {{"priority"}, VT_COUNT, "priority "},
+		[VF_WB_NR_PAGES] = {{"nr_pages"}, VT_I64, NULL},
+		[VF_WB_REASON] = {{"reason"}, VT_WB_REASON, NULL},
 	},
 	.event = {
 		BEGIN_END(VMSA_CTX_DIRECT, "mm_vmscan_direct_reclaim_begin",
@@ -278,10 +300,14 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		EVENT(VMSA_EV_FLUSHER_WAKE, B(NID) | B(NR_DIRTY) | B(NR_PAGES) | B(FLUSH_REASON),
 		      build_flusher, {"mm_vmscan_wakeup_flusher"}),
 		/* "<fn> <ptr>: nid: N objects to shrink ... priority N" */
-		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, B(NID) | B(PRIORITY),
+		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, NULL, B(NID) | B(PRIORITY),
 		 build_slab_start},
 		/* "<fn> <ptr>: nid: N unused scan count ... last shrinker return val N" */
-		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0, true, B(RETVAL), build_slab_end},
+		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0, true, NULL, B(RETVAL), build_slab_end},
+		/* 3.1+: how much a flusher wrote, and why (pages: the start's
+		 * nr_pages less the written's, as wb_writeback() counts down) */
+		WRITEBACK(VMSA_EV_WB_START, "writeback_start"),
+		WRITEBACK(VMSA_EV_WB_WRITTEN, "writeback_written"),
 	},
 };
 #undef B
@@ -325,10 +351,40 @@ static const struct symbol lru_names[] = {
 	SYM("inactive_file", VMSA_LRU_INACTIVE_FILE), SYM("active_file", VMSA_LRU_ACTIVE_FILE),
 	SYM("unevictable", VMSA_LRU_UNEVICTABLE), {NULL, 0, 0},
 };
+static const struct symbol wb_reasons[] = {
+#define VMSA_WB_SYM(e, name) SYM(name, VMSA_WB_##e),
+	VMSA_WB_REASONS(VMSA_WB_SYM)
+#undef VMSA_WB_SYM
+	SYM("try_to_free_pages", VMSA_WB_VMSCAN), {NULL, 0, 0},
+};
 static const struct symbol flush_reasons[] = {
 	SYM("all_dirty", VMSA_FLUSH_ALL_DIRTY), SYM("flush_forward", VMSA_FLUSH_FORWARD),
 	{NULL, 0, 0},
 };
+
+/*
+ * A list name not in enum lru_list's (a 4.8 mmotm tree printed ia_anon,
+ * ia_file, ac_anon): VMSA_LRU_OTHER, with the kind its name says where it
+ * says one and only one (LRU_NAMED_ANON, LRU_NAMED_FILE).  A name is a
+ * lower-case identifier; anything else is a bad value.
+ */
+static int lru_other(const char *s, size_t n, uint64_t *out)
+{
+	if (n == 0 || n > VMSA_LRU_NAME_MAX || s[0] < 'a' || s[0] > 'z')
+		return VMSA_FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return VMSA_FIELD_ERR(VMSA_REJECT_BAD_VALUE);
+	bool anon = false, file = false;
+	for (size_t i = 0; i + 4 <= n; i++) {
+		anon |= memcmp(s + i, "anon", 4) == 0;
+		file |= memcmp(s + i, "file", 4) == 0;
+	}
+	*out = VMSA_LRU_OTHER;
+	if (anon != file)
+		*out |= anon ? LRU_NAMED_ANON : LRU_NAMED_FILE;
+	return 0;
+}
 
 static const struct symbol *lookup(const struct symbol *tab, const char *s, size_t n)
 {
@@ -374,10 +430,16 @@ int vmsa_value_from_symbol(enum vmsa_field_type t, const char *s, size_t n, uint
 		return flags_from_names("VMSCAN_THROTTLE_", 16, throttle_flags, s, n, out);
 	case VT_LRU:
 		sym = lookup(lru_names, s, n);
+		if (!sym)
+			return lru_other(s, n, out);
 		break;
 	case VT_FLUSH_REASON:
 		sym = lookup(flush_reasons, s, n);
 		break;
+	case VT_WB_REASON: /* a reason of a later kernel: counted as other */
+		sym = lookup(wb_reasons, s, n);
+		*out = sym ? sym->value : VMSA_WB_OTHER;
+		return 0;
 	default:
 		return VMSA_FIELD_ABSENT;
 	}
@@ -392,4 +454,53 @@ const char *vmsa_write_event_name(const struct vmsa_traits *t)
 	if (t->write_folio_events)
 		return "mm_vmscan_write_folio";
 	return t->writes_with_flags || t->writes_with_sync_field ? "mm_vmscan_writepage" : "none";
+}
+
+/* ---- names this tool does not know -------------------------------- */
+
+#define OTHER_NAMES "(other names)"
+
+void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			 uint64_t count, uint64_t pages)
+{
+	const size_t room = sizeof(tab->name);
+	struct vmsa_name_count *last = &tab[VMSA_NAME_COUNTS - 1];
+	struct vmsa_name_count *slot = last;
+	/* a name is letters, digits and '_' (the rest, bytes of any kind, would
+	 * make no JSON key one can trust) */
+	bool plain = len > 0 && len < room;
+	for (size_t i = 0; plain && i < len; i++) {
+		char ch = name[i];
+		plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			(ch >= '0' && ch <= '9') || ch == '_';
+	}
+	if (plain)
+		for (struct vmsa_name_count *c = tab; c < last; c++) {
+			if (!c->name[0]) {
+				memcpy(c->name, name, len);
+				c->name[len] = '\0';
+			} else if (strncmp(c->name, name, len) || c->name[len]) {
+				continue;
+			}
+			slot = c;
+			break;
+		}
+	if (slot == last && !last->name[0])
+		memcpy(last->name, OTHER_NAMES, sizeof(OTHER_NAMES));
+	slot->count += count;
+	slot->pages += pages;
+}
+
+void vmsa_name_counts_add(struct vmsa_name_count *dst, const struct vmsa_name_count *src)
+{
+	for (int i = 0; i < VMSA_NAME_COUNTS - 1 && src[i].name[0]; i++) /* (first ones) */
+		vmsa_name_count_add(dst, src[i].name, strlen(src[i].name), src[i].count,
+				    src[i].pages);
+	const struct vmsa_name_count *o = &src[VMSA_NAME_COUNTS - 1];
+	struct vmsa_name_count *d = &dst[VMSA_NAME_COUNTS - 1];
+	if (!o->name[0])
+		return;
+	memcpy(d->name, OTHER_NAMES, sizeof(OTHER_NAMES));
+	d->count += o->count;
+	d->pages += o->pages;
 }

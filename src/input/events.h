@@ -36,10 +36,18 @@ enum vmsa_field {
 	VF_FLAGS, VF_SYNC_IO, VF_NR_PAGES, VF_NR_DIRTY, VF_NR_WRITEBACK, VF_NR_CONGESTED,
 	VF_NR_IMMEDIATE, VF_NR_DEACTIVATED, VF_USEC_DELAYED, VF_USEC_TIMEOUT,
 	VF_THROTTLE_REASON, VF_FLUSH_REASON, VF_RETVAL, VF_NR_REQUESTED, VF_NR_SKIPPED,
-	VF_PRIORITY,
+	VF_PRIORITY, VF_WB_NR_PAGES, VF_WB_REASON,
 	VF__COUNT
 };
 #define VF_BIT(f) (1u << (f))
+/*
+ * An event printed without any fields (perf script -F without "trace"):
+ * the values' present is VF_BARE alone.  An event that means something by
+ * itself (a reclaim's begin or end, a kswapd wake or sleep) is made of the
+ * line alone, what the fields would have said unknown; the others are
+ * missing their fields.
+ */
+#define VF_BARE (1u << 31)
 
 /* What a field's value is, and so how a decoder reads and checks it. */
 enum vmsa_field_type {
@@ -47,11 +55,22 @@ enum vmsa_field_type {
 	VT_I64,		   /* signed */
 	VT_ORDER,	   /* 0 .. VMSA_MAX_ORDER - 1 */
 	VT_NID,		   /* 0 .. 65536 */
-	VT_LRU,		   /* a list name or enum lru_list value: enum vmsa_lru */
+	VT_LRU,		   /* a list name or enum lru_list value: enum vmsa_lru, and
+			    * for VMSA_LRU_OTHER the LRU_NAMED_* its name says */
 	VT_RECLAIM_FLAGS,  /* RECLAIM_WB_* names or a number: WB_* bits */
 	VT_THROTTLE_FLAGS, /* VMSCAN_THROTTLE_* names or a number: 1 << enum vmsa_throttle */
 	VT_FLUSH_REASON,   /* a reason name or number: enum vmsa_flush_reason */
+	VT_WB_REASON,	   /* a writeback reason name: enum vmsa_wb_reason (a number:
+			    * the record's, which the binary decoder maps by the
+			    * event's print format) */
 };
+
+/* VT_LRU values: enum vmsa_lru in the low bits; of VMSA_LRU_OTHER, a name
+ * that says anon or file (and is VMSA_LRU_NAME_MAX bytes at most) */
+#define LRU_VALUE_MASK 0xffu
+#define LRU_NAMED_ANON 0x100u
+#define LRU_NAMED_FILE 0x200u
+#define VMSA_LRU_NAME_MAX 63
 
 #define VMSA_MAX_ALIASES 4 /* names of one field */
 #define VMSA_MAX_NAMES 3   /* names of one event */
@@ -69,7 +88,7 @@ struct vmsa_field_desc {
  * u[f] holds the value (VT_I64: as int64_t).
  */
 struct vmsa_values {
-	uint32_t present, bad;
+	uint32_t present, bad; /* present == VF_BARE: the line printed no fields */
 	uint64_t u[VF__COUNT];
 	uint8_t reason[VF__COUNT];
 };
@@ -94,14 +113,15 @@ struct vmsa_event_desc {
 	uint8_t type;  /* enum vmsa_event_type: the statistics' handler */
 	uint8_t ctx;   /* enum vmsa_ctx, RECLAIM_BEGIN/END */
 	bool labelled; /* text fields are labels, not "k=v" */
+	const char *system; /* NULL: the catalogue's */
 	uint32_t fields; /* VF_BIT()s the build reads */
 	vmsa_build_fn build;
 };
 
-#define VMSA_NEVENTS 19
+#define VMSA_NEVENTS 21
 
 struct vmsa_catalogue {
-	const char *system;	  /* the records' trace system */
+	const char *system;	  /* the records' trace system (of most events) */
 	const char *prefixes[2];  /* of the names of the system's events */
 	struct vmsa_field_desc field[VF__COUNT];
 	struct vmsa_event_desc event[VMSA_NEVENTS];
@@ -162,6 +182,10 @@ static inline int vmsa_value_from_number(enum vmsa_field_type t, bool neg, uint6
 		if (neg || u >= VMSA_FLUSH__COUNT)
 			return bad;
 		*out = u;
+		return 0;
+	case VT_WB_REASON: /* a number of its kernel's enum wb_reason: which is
+			    * whose, only a record's print format says */
+		*out = VMSA_WB_OTHER;
 		return 0;
 	}
 	return bad;

@@ -34,10 +34,30 @@ uint64_t vmsa_text_parser_value_reads(const struct vmsa_text_parser *p);
 /* Remembered values alone on (the default) or off. */
 void vmsa_text_parser_remember_values(struct vmsa_text_parser *p, bool on);
 struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);
+/*
+ * The broken-event detector (traits.wrapped_events) over batches of lines
+ * decoded apart: restart before a batch; after its `lines` lines, whether its
+ * first line went on a broken event (not counted: the batch cannot tell what
+ * came before it) and whether a line after the batch would follow an event
+ * or a head.  The first line counts when the batch before it ended after one.
+ */
+void vmsa_text_wrap_restart(struct vmsa_text_parser *p);
+void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *first_goes_on,
+			bool *ends_after_head);
 /* One line decoded and counted in *c (read, analyzed, ignored, rejected...). */
 enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
 					 const char *line, size_t len, struct vmsa_event *ev,
 					 enum vmsa_reject_reason *reason);
+/*
+ * Unwrap: the line [b, b + len) of [b, b + n), an event broken over several
+ * lines (a trace pasted into a mail), joined in place with the lines after it
+ * that go on it when the joined line makes an event.  Returns the length of
+ * the line to decode (len: nothing joined; n at most) with *joined the lines
+ * joined to it, counted in *c as read and analyzed; or SIZE_MAX when the line
+ * after is not whole in [b, b + n) and more input (!eof) could tell.
+ */
+size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
+			size_t len, size_t n, bool eof, unsigned *joined);
 /* Adds the text counters of src to dst; the first known dialect stays. */
 void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src);
 
@@ -47,12 +67,20 @@ void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
 
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;
+struct vmsa_bin_comm;
 struct vmsa_bin_decoder {
 	const struct vmsa_catalogue *cat;
 	struct evdesc *desc;	/* by event id */
 	int ndesc;
 	struct vmsa_source_counts *counts;
 	struct vmsa_traits *traits;
+	/* the record header's type and pid, read in place (binary.c) */
+	struct tep_handle *tep;
+	int type_off, type_size, pid_off, pid_size;
+	bool native;		/* the records' byte order is the host's */
+	/* task names by pid, remembered when the tep's names cannot change */
+	struct vmsa_bin_comm *comms;
+	bool remember_comms;
 };
 
 enum vmsa_bin_result { VMSA_BIN_EVENT, VMSA_BIN_IGNORED, VMSA_BIN_REJECTED };
@@ -60,6 +88,9 @@ enum vmsa_bin_result { VMSA_BIN_EVENT, VMSA_BIN_IGNORED, VMSA_BIN_REJECTED };
 void vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
 			   struct vmsa_traits *traits);
 void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d);
+/* Task names found once are kept by pid: only for a tep whose saved task
+ * names are all loaded before the first record (trace.dat). */
+void vmsa_bin_decoder_remember_comms(struct vmsa_bin_decoder *d);
 /* Decodes and counts (analyzed, ignored or rejected); ev->comm points into tep. */
 enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *d, struct tep_handle *tep,
 				     struct tep_record *r, struct vmsa_event *ev,

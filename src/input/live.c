@@ -63,7 +63,7 @@ int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
 	if (opts && opts->buffer_kb &&
 	    tracefs_instance_set_buffer_size(lv->inst, opts->buffer_kb, -1) < 0)
 		goto fail;
-	const char *const systems[] = {"vmscan", NULL};
+	const char *const systems[] = {"vmscan", "writeback", NULL};
 	lv->tep = tracefs_local_events_system(NULL, systems);
 	if (!lv->tep)
 		goto fail;
@@ -72,6 +72,10 @@ int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
 		goto fail;
 	}
 	lv->enabled = true;
+	/* what the flushers write (totals.flusher_writeback), where the kernel
+	 * has the events; without them those counts are unknown */
+	tracefs_event_enable(lv->inst, "writeback", "^writeback_start$");
+	tracefs_event_enable(lv->inst, "writeback", "^writeback_written$");
 	tracefs_trace_on(lv->inst);
 	lv->traits.timestamps_ns_precision = 1;
 	char *clock = tracefs_get_clock(lv->inst);
@@ -164,6 +168,7 @@ int vmsa_live_stop(struct vmsa_live *lv)
 	if (!lv->enabled)
 		return 0;
 	lv->enabled = false;
+	tracefs_event_disable(lv->inst, "writeback", NULL); /* (where it was enabled) */
 	return tracefs_event_disable(lv->inst, "vmscan", NULL) < 0 ? VMSA_E_IO : 0;
 }
 

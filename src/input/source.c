@@ -9,6 +9,12 @@
  * the batches' events, rejects and counts on in the same order.  The caller
  * therefore sees exactly the sequence the serial reader produces
  * (tests/unit/test_source.c compares the two on every fixture).
+ *
+ * A compressed input (gzip, xz, zstd: by its magic bytes, never its name)
+ * is read through decompress.c, serially: a regular file is recognised at
+ * open, a pipe or standard input by its first bytes, which stay in the
+ * buffer and go to the decompressor.  A compressed trace.dat file is
+ * decompressed into an anonymous memory file that libtracecmd opens.
  */
 #define _GNU_SOURCE /* memrchr */
 #include <errno.h>
@@ -18,17 +24,20 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../internal.h"
+#include "decompress.h"
 #include "input.h"
 
 #define BUF_CAP (1u << 20)	/* also the longest line kept: 1 MiB */
 #define READ_CHUNK (128u << 10) /* read in pieces that stay in the L2 cache */
 #define MAX_WORKERS 16
 #define WAIT_MS 100		/* the longest vmsa_source_next() waits for a batch */
+#define SWITCHED 1		/* internal: the input turned out to be a trace.dat */
 
 /* A reject recorded by a worker, reported by the consumer in line order. */
 struct reject_rec {
@@ -52,6 +61,7 @@ struct batch {
 	uint64_t lines;
 	struct vmsa_source_counts counts;
 	struct vmsa_traits traits;
+	bool first_goes_on, ends_after_head; /* vmsa_text_wrap_end() */
 	bool last;	/* nothing follows */
 	int err, err_errno; /* after this batch: an error to return */
 };
@@ -68,6 +78,7 @@ struct pool {
 	uint64_t next_seq;	/* the reader's */
 	bool reader_eof;	/* the reader's: the last batch was read */
 	uint64_t want_seq;	/* the consumer's */
+	bool after_head;	/* the consumer's: the last batch ended after an event or head */
 	bool reader_done;	/* under lock: workers may stop */
 	struct batch *cur;	/* being consumed */
 };
@@ -78,18 +89,23 @@ struct vmsa_source {
 	int fd;
 	bool own_fd;
 	bool eof, discarding, first_chunk;
+	bool unwrap; /* join events broken over several lines (serial only) */
 	char *buf;
 	size_t start, end;
 	uint64_t line_no;
 	int poll_ms;
 	int threads;
 	size_t batch_bytes;
-	enum { MODE_UNDECIDED, MODE_SERIAL, MODE_PARALLEL } mode;
+	enum { MODE_UNDECIDED, MODE_SERIAL, MODE_PARALLEL, MODE_UNWRAP } mode;
 	int final, final_errno;	/* text: what ended the input (EOF, an error) */
 	struct pool *pool;
 	struct vmsa_text_parser *parser;
 	struct vmsa_traits *traits; /* the parser's, or trace.dat's */
 	struct vmsa_tracedat *td;   /* binary input, when not NULL */
+	struct vmsa_decomp *dec;    /* compressed input, when not NULL */
+	bool sniffed;		    /* its compression is known */
+	bool may_spill;		    /* a compressed trace.dat may go to a memory file */
+	int memfd;		    /* that file, or -1 */
 	struct vmsa_source_counts counts;
 	vmsa_reject_cb reject_cb;
 	void *reject_payload;
@@ -114,6 +130,23 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
 	s->batch_bytes = BUF_CAP;
 	s->first_chunk = true;
 	s->format = "text";
+	s->memfd = -1;
+	/* a regular file read from its start: its compression is known now */
+	struct stat st;
+	char head[VMSA_COMPRESSION_MAGIC_MAX];
+	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0
+			    ? pread(fd, head, sizeof(head), 0)
+			    : -1;
+	if (n >= 0) {
+		enum vmsa_compression comp = vmsa_compression_detect(head, (size_t)n);
+		int r = comp ? vmsa_decomp_new(&s->dec, fd, comp, NULL, 0) : 0;
+		if (r) {
+			vmsa_source_close(s);
+			return r;
+		}
+		s->traits->compression = comp;
+		s->sniffed = true;
+	}
 	*out = s;
 	return 0;
 }
@@ -137,6 +170,7 @@ int vmsa_source_open_path(struct vmsa_source **out, const char *path)
 		return r;
 	}
 	(*out)->own_fd = true;
+	(*out)->may_spill = S_ISREG(st.st_mode); /* a compressed trace.dat: to memory */
 	/* trace.dat is recognised by content, not by name (detect.c) */
 	char head[16];
 	ssize_t n = S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : -1;
@@ -161,6 +195,9 @@ void vmsa_source_close(struct vmsa_source *s)
 		return;
 	pool_free(s);
 	vmsa_tracedat_close(s->td);
+	vmsa_decomp_free(s->dec);
+	if (s->memfd >= 0)
+		close(s->memfd);
 	if (s->own_fd)
 		close(s->fd);
 	vmsa_text_parser_free(s->parser);
@@ -185,6 +222,11 @@ void vmsa_source_set_threads(struct vmsa_source *s, int n)
 	s->threads = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
 }
 
+void vmsa_source_set_unwrap(struct vmsa_source *s, int on)
+{
+	s->unwrap = on != 0;
+}
+
 void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes)
 {
 	s->batch_bytes = bytes < 1 ? 1 : bytes > BUF_CAP ? BUF_CAP : bytes;
@@ -205,6 +247,12 @@ const char *vmsa_source_name(const struct vmsa_source *s)
 	return s->name;
 }
 
+const char *vmsa_source_stream_error(const struct vmsa_source *s, uint64_t *offset)
+{
+	*offset = 0;
+	return s->dec ? vmsa_decomp_error(s->dec, offset) : NULL;
+}
+
 const char *vmsa_source_format(const struct vmsa_source *s)
 {
 	if (s->td)
@@ -223,11 +271,61 @@ const char *vmsa_source_format(const struct vmsa_source *s)
 
 /* ---- the sliding buffer ------------------------------------------- */
 
-/* The first bytes of a pipe or stdin: binary inputs are refused (detect.c). */
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return VMSA_E_IO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * A compressed trace.dat file: what is in the buffer and the rest of the
+ * stream go to an anonymous memory file (nothing is written to disk), which
+ * libtracecmd opens by its /proc/self/fd name; SWITCHED or an error.
+ */
+static int spill_tracedat(struct vmsa_source *s)
+{
+	s->memfd = memfd_create("vmscan-analyze-trace.dat", MFD_CLOEXEC);
+	if (s->memfd < 0)
+		return VMSA_E_IO;
+	int r = write_all(s->memfd, s->buf + s->start, s->end - s->start);
+	s->start = s->end = 0;
+	while (!r && !vmsa_decomp_done(s->dec)) {
+		size_t got;
+		r = vmsa_decomp_read(s->dec, s->buf, BUF_CAP, &got);
+		if (r == VMSA_E_AGAIN)
+			r = 0;
+		else if (!r)
+			r = write_all(s->memfd, s->buf, got);
+	}
+	s->traits->compressed_bytes = vmsa_decomp_in_bytes(s->dec);
+	if (r)
+		return r;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", s->memfd);
+	memset(&s->counts, 0, sizeof(s->counts)); /* records are counted, not bytes */
+	r = vmsa_tracedat_open(&s->td, path, &s->counts, s->traits);
+	s->format = "trace.dat";
+	return r ? r : SWITCHED;
+}
+
+/*
+ * The first bytes of a pipe or stdin: binary inputs are refused (detect.c),
+ * but for a compressed trace.dat file.
+ */
 static int check_magic(struct vmsa_source *s)
 {
 	switch (vmsa_input_detect(s->buf + s->start, s->end - s->start)) {
 	case VMSA_INPUT_TRACEDAT:
+		if (s->dec && s->may_spill)
+			return spill_tracedat(s);
 		s->format = "trace.dat";
 		return VMSA_E_STDIN_BINARY; /* a file would have been opened as one */
 	case VMSA_INPUT_PERFDATA:
@@ -236,6 +334,35 @@ static int check_magic(struct vmsa_source *s)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The first bytes read: a pipe's compression (the bytes read so far, kept
+ * back while they could still begin a magic number, become the start of
+ * the compressed stream), then the magic numbers of what it holds.
+ */
+static int first_bytes(struct vmsa_source *s, struct vmsa_source_counts *c)
+{
+	if (!s->sniffed) {
+		const char *h = s->buf + s->start;
+		size_t n = s->end - s->start;
+		if (n < VMSA_COMPRESSION_MAGIC_MAX && vmsa_compression_maybe(h, n))
+			return 0; /* more to read first (at the end: text) */
+		s->sniffed = true;
+		enum vmsa_compression comp = vmsa_compression_detect(h, n);
+		if (comp) {
+			int r = vmsa_decomp_new(&s->dec, s->fd, comp, h, n);
+			if (r)
+				return r;
+			s->traits->compression = comp;
+			s->traits->compressed_bytes = n;
+			c->bytes_read -= n;
+			s->end = s->start;
+			return 0;
+		}
+	}
+	s->first_chunk = false;
+	return check_magic(s);
 }
 
 /*
@@ -258,14 +385,26 @@ static int fill(struct vmsa_source *s, struct vmsa_source_counts *c, bool *too_l
 		s->start = s->end; /* dropped by the next call */
 		return 0;
 	}
-	if (s->poll_ms >= 0) {
+	if (s->poll_ms >= 0 && !(s->dec && vmsa_decomp_pending(s->dec))) {
 		struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
 		int r = poll(&pfd, 1, s->poll_ms);
 		if (r == 0 || (r < 0 && errno == EINTR))
 			return VMSA_E_AGAIN;
 	}
 	size_t want = BUF_CAP - s->end < READ_CHUNK ? BUF_CAP - s->end : READ_CHUNK;
-	ssize_t n = read(s->fd, s->buf + s->end, want);
+	ssize_t n;
+	if (s->dec) {
+		size_t got;
+		int r = vmsa_decomp_read(s->dec, s->buf + s->end, want, &got);
+		s->traits->compressed_bytes = vmsa_decomp_in_bytes(s->dec);
+		if (r)
+			return r;
+		if (got == 0 && !vmsa_decomp_done(s->dec))
+			return 0; /* nothing yet: the caller comes back */
+		n = (ssize_t)got;
+	} else {
+		n = read(s->fd, s->buf + s->end, want);
+	}
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			return VMSA_E_AGAIN;
@@ -277,10 +416,8 @@ static int fill(struct vmsa_source *s, struct vmsa_source_counts *c, bool *too_l
 	}
 	c->bytes_read += (uint64_t)n;
 	s->end += (size_t)n;
-	if (s->first_chunk) {
-		s->first_chunk = false;
-		return check_magic(s);
-	}
+	if (s->first_chunk)
+		return first_bytes(s, c);
 	return 0;
 }
 
@@ -331,15 +468,38 @@ static int next_binary(struct vmsa_source *s, struct vmsa_event *ev)
 	}
 }
 
-static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
+/*
+ * --unwrap: the line [b, b + *len) of [b, b + n) joined with the lines that go
+ * on it (vmsa_text_unwrap()); what to step over to the next line, or 0 when
+ * the line after is not whole yet (read more first).
+ */
+static __attribute__((noinline)) size_t unwrap_line(struct vmsa_source *s, char *b, size_t *len,
+						    size_t n)
+{
+	if (s->discarding)
+		return *len + 1;
+	unsigned joined;
+	size_t j = vmsa_text_unwrap(s->parser, &s->counts, b, *len, n, s->eof, &joined);
+	if (j == SIZE_MAX)
+		return 0;
+	s->line_no += joined;
+	*len = j;
+	return j < n ? j + 1 : n; /* (the last line may end without a newline) */
+}
+
+/* (unwrap: a constant, so that the usual reading does not look at it) */
+static inline __attribute__((always_inline)) int next_serial_(struct vmsa_source *s,
+							      struct vmsa_event *ev, bool unwrap)
 {
 	for (;;) {
 		char *b = s->buf + s->start;
 		size_t n = s->end - s->start;
 		char *nl = n ? memchr(b, '\n', n) : NULL;
 		if (nl) {
-			size_t len = (size_t)(nl - b);
-			s->start += len + 1;
+			size_t len = (size_t)(nl - b), next = len + 1;
+			if (unwrap && !(next = unwrap_line(s, b, &len, n)))
+				goto more;
+			s->start += next;
 			if (s->discarding) {
 				s->discarding = false;
 				continue;
@@ -358,6 +518,7 @@ static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
 				return 0;
 			continue;
 		}
+	more:;
 		bool too_long;
 		int r = fill(s, &s->counts, &too_long);
 		if (too_long) {
@@ -368,6 +529,16 @@ static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
 		if (r)
 			return r;
 	}
+}
+
+static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	return next_serial_(s, ev, false);
+}
+
+static int next_unwrap(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	return next_serial_(s, ev, true);
 }
 
 /* ---- parallel: batches of whole lines -------------------------------- */
@@ -466,6 +637,7 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 {
 	struct vmsa_traits *t = vmsa_text_parser_traits_mut(p);
 	memset(t, 0, sizeof(*t));
+	vmsa_text_wrap_restart(p);
 	const char *s = b->text + b->off, *e = s + b->len;
 	while (s < e) {
 		const char *nl = memchr(s, '\n', (size_t)(e - s));
@@ -496,6 +668,7 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 		s += len + 1;
 	}
 	b->traits = *t;
+	vmsa_text_wrap_end(p, b->counts.lines_read, &b->first_goes_on, &b->ends_after_head);
 }
 
 struct worker_arg {
@@ -586,7 +759,7 @@ static void pool_free(struct vmsa_source *s)
 static bool pool_start(struct vmsa_source *s)
 {
 	struct stat st;
-	if (s->threads < 2 || s->poll_ms >= 0 || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	if (s->threads < 2 || s->poll_ms >= 0 || !s->sniffed || s->dec || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size < (off_t)s->batch_bytes)
 		return false;
 	struct pool *pl = calloc(1, sizeof(*pl));
@@ -636,6 +809,7 @@ void vmsa_counts_add(struct vmsa_source_counts *d, const struct vmsa_source_coun
 	d->bytes_read += c->bytes_read;
 	d->lines_read += c->lines_read;
 	d->lines_analyzed += c->lines_analyzed;
+	d->lines_filtered += c->lines_filtered;
 	d->lines_ignored += c->lines_ignored;
 	d->lines_lost_markers += c->lines_lost_markers;
 	d->lines_rejected += c->lines_rejected;
@@ -675,6 +849,12 @@ static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 			/* the batch is done: its counts join the source's */
 			vmsa_counts_add(&s->counts, &b->counts);
 			vmsa_traits_add_text(s->traits, &b->traits);
+			if (b->counts.lines_read) {
+				/* a broken event whose first line ended the batch before */
+				if (b->first_goes_on && pl->after_head)
+					s->traits->wrapped_events++;
+				pl->after_head = b->ends_after_head;
+			}
 			s->line_no += b->lines;
 			int err = b->err, err_errno = b->err_errno;
 			bool last = b->last;
@@ -721,12 +901,16 @@ int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 	if (s->td)
 		return next_binary(s, ev);
 	if (s->mode == MODE_UNDECIDED)
-		s->mode = pool_start(s) ? MODE_PARALLEL : MODE_SERIAL;
+		s->mode = s->unwrap ? MODE_UNWRAP : pool_start(s) ? MODE_PARALLEL : MODE_SERIAL;
 	if (s->final) {
 		errno = s->final_errno;
 		return s->final;
 	}
-	int r = s->mode == MODE_PARALLEL ? next_parallel(s, ev) : next_serial(s, ev);
+	int r = s->mode == MODE_PARALLEL ? next_parallel(s, ev)
+		: s->mode == MODE_SERIAL ? next_serial(s, ev)
+					 : next_unwrap(s, ev);
+	if (r == SWITCHED)
+		return next_binary(s, ev);
 	if (r && r != VMSA_E_AGAIN) {
 		/* the end (EOF or an error) stays the end */
 		s->final = r;

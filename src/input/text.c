@@ -11,6 +11,7 @@
  * binary decoder; these files name none of them.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,35 @@ static bool mentions_vmscan(const struct vmsa_catalogue *c, const char *s, const
 }
 
 
+/* The event name is "system:name" (perf script), of the catalogue's system. */
+static bool of_system(const char *system, const char *line, const struct header *h)
+{
+	size_t n = strlen(system);
+	const char *sys = h->name - 1 - n;
+	return h->name - line > (ptrdiff_t)n && h->name[-1] == ':' && memcmp(sys, system, n) == 0 &&
+	       (sys == line || is_sp(sys[-1]));
+}
+
+/* An isolation from a list this tool does not know, under the list's name. */
+static void count_lru_other(struct vmsa_text_parser *p, const struct fields *f,
+			    const struct vmsa_event *ev)
+{
+	uint32_t k = f->present & p->keys.of_field[VF_LRU];
+	if (!k)
+		return;
+	const struct span *sp = &f->v[__builtin_ctz(k)];
+	vmsa_name_count_add(p->traits.lru_other, sp->p, sp->len, 1, ev->nr_scanned);
+}
+
+/* A line that is not an event: kept for the counting (vmsa_text_count_line()) */
+static inline enum vmsa_line_kind not_event(struct vmsa_text_parser *p, const char *line,
+					    size_t len, enum vmsa_line_kind k)
+{
+	p->other_line = line;
+	p->other_len = len;
+	return k;
+}
+
 enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char *line, size_t len,
 					 struct vmsa_event *ev, enum vmsa_reject_reason *reason)
 {
@@ -98,7 +128,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	}
 	s = skip_sp(s, e);
 	if (s == e || *s == '#')
-		return VMSA_LINE_IGNORED;
+		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
 	if (*s == 'C') {
 		uint64_t n;
@@ -107,7 +137,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 			memcpy(ev, &blank, sizeof(*ev));
 			ev->type = VMSA_EV_LOST;
 			ev->lost = n;
-			return VMSA_LINE_LOST;
+			return not_event(p, line, len, VMSA_LINE_LOST);
 		}
 	}
 
@@ -118,9 +148,9 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 			p->traits.dialect = VMSA_DIALECT_FTRACE;
 		if (mentions_vmscan(p->cat, s, e)) {
 			*reason = VMSA_REJECT_BAD_HEADER;
-			return VMSA_LINE_REJECTED;
+			return not_event(p, line, len, VMSA_LINE_REJECTED);
 		}
-		return VMSA_LINE_IGNORED;
+		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
 	if (tm)
 		memo_store(tm, line, &h);
@@ -128,13 +158,16 @@ have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {
 		/* the catalogue's first prefix is the system's own */
-		p->last_unknown_vmscan = h.name_len > p->prefix_len &&
-					 memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0;
-		return VMSA_LINE_IGNORED;
+		p->last_unknown_vmscan = (h.name_len > p->prefix_len &&
+					  memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0) ||
+					 of_system(p->cat->system, line, &h);
+		if (p->last_unknown_vmscan)
+			vmsa_name_count_add(p->traits.event_other, h.name, h.name_len, 1, 0);
+		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
 	if (h.comm_len > MAX_COMM) {
 		*reason = VMSA_REJECT_COMM_TOO_LONG;
-		return VMSA_LINE_REJECTED;
+		return not_event(p, line, len, VMSA_LINE_REJECTED);
 	}
 	const struct text_event *te = &p->names[id];
 	const struct vmsa_event_desc *d = te->desc;
@@ -154,11 +187,14 @@ have_header:;
 		struct decoder_traits before;
 		decoder_traits_get(&p->traits, &before);
 		struct vmsa_values v;
+		struct fields f;
 		v.present = v.bad = 0;
-		if (d->labelled) {
+		if (h.fields == h.end) {
+			v.present = VF_BARE; /* (never remembered: value_slot() gave none) */
+			f.present = 0;
+		} else if (d->labelled) {
 			vmsa_text_values_labelled(p, id, h.fields, h.end, &v);
 		} else {
-			struct fields f;
 			read_fields(p, id, h.fields, h.end, &f);
 			values_kv(p, &p->plan[id], &f, &v);
 		}
@@ -168,7 +204,11 @@ have_header:;
 		int r = d->build(&v, ev, &p->traits);
 		if (r) {
 			*reason = (enum vmsa_reject_reason)(-r - 1);
-			return VMSA_LINE_REJECTED;
+			return not_event(p, line, len, VMSA_LINE_REJECTED);
+		}
+		if (ev->lru == VMSA_LRU_OTHER) { /* (k=v events only) */
+			count_lru_other(p, &f, ev);
+			vm = NULL; /* counted by its name on every line */
 		}
 		if (vm) {
 			vm->len = (uint16_t)n;
@@ -194,6 +234,128 @@ have_header:;
 
 /* ---- counting ------------------------------------------------------ */
 
+/*
+ * A trace pasted into a mail comes back with each line broken at about 72
+ * to 80 columns: an event's first line begins like a trace line, the lines
+ * that go on with it do not.  A line of at most WRAP_MAX bytes that does not
+ * begin like a trace line, right after one that does (an event, or a line
+ * of at most WRAP_MAX bytes that begins like one), and that has fields in it
+ * ('=', ':' or an event name), goes on a broken event.  Only lines that are
+ * not events are looked at, so a trace that is whole costs nothing.
+ */
+#define WRAP_MAX 100
+
+static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char *e)
+{
+	if (e > s && e[-1] == '\r')
+		e--;
+	const char *first = skip_sp(s, e);
+	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:"))
+		return false;
+	if (!memchr(first, '=', (size_t)(e - first)) && !memchr(first, ':', (size_t)(e - first)) &&
+	    !mentions_vmscan(p->cat, first, e))
+		return false;
+	return !vmsa_text_line_start(s, first, e);
+}
+
+static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser *p, uint64_t n)
+{
+	const char *line = p->other_line;
+	size_t len = p->other_len;
+	const char *e = line + len;
+	/* right after an event (the last line that was not one is older) or a head */
+	bool after_head = p->wrap_last != n - 1 || p->wrap_last_head;
+	bool cont = goes_on(p, line, e);
+	if (cont && after_head)
+		p->traits.wrapped_events++;
+	if (cont && n == 1)
+		p->wrap_first_goes_on = true;
+	p->wrap_last = n;
+	p->wrap_last_head = !cont && len <= WRAP_MAX &&
+			    vmsa_text_line_start(line, skip_sp(line, e), e);
+}
+
+/*
+ * A batch of lines decoded apart from the lines before it (the parallel
+ * reader): its first line is taken as following a line that was neither an
+ * event nor a head, as at the start of an input, and the reader joins the
+ * batches with vmsa_text_wrap_end().
+ */
+void vmsa_text_wrap_restart(struct vmsa_text_parser *p)
+{
+	p->wrap_last = 0;
+	p->wrap_last_head = false;
+	p->wrap_first_goes_on = false;
+}
+
+void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *first_goes_on,
+			bool *ends_after_head)
+{
+	*first_goes_on = p->wrap_first_goes_on;
+	*ends_after_head = p->wrap_last != lines || p->wrap_last_head;
+}
+
+/*
+ * Repairing a broken event: its first line (at most WRAP_MAX bytes, beginning
+ * like a trace line) and each line after it that goes on it (goes_on()) are
+ * joined in place, each newline between them (and a '\r' before it) becoming
+ * a space, when the joined line makes an event; else nothing is changed.
+ */
+#define UNWRAP_MAX 8 /* lines after the first, at most */
+
+size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
+			size_t len, size_t n, bool eof, unsigned *joined)
+{
+	*joined = 0;
+	if (len > WRAP_MAX || len >= n || !vmsa_text_line_start(b, skip_sp(b, b + len), b + len))
+		return len;
+	size_t at[2 * UNWRAP_MAX], nat = 0, end = len;
+	unsigned k = 0;
+	while (k < UNWRAP_MAX && end < n) {
+		const char *ns = b + end + 1, *ne = memchr(ns, '\n', (size_t)(b + n - ns));
+		if (!ne) {
+			if (!eof && b + n - ns <= WRAP_MAX)
+				goto more; /* the next line is not whole yet */
+			ne = b + n;
+		}
+		if (ne == ns || !goes_on(p, ns, ne))
+			break;
+		if (end > 0 && b[end - 1] == '\r')
+			at[nat++] = end - 1;
+		at[nat++] = end;
+		end = (size_t)(ne - b);
+		k++;
+	}
+	if (!k)
+		return len;
+	char saved[2 * UNWRAP_MAX];
+	for (size_t i = 0; i < nat; i++) {
+		saved[i] = b[at[i]];
+		b[at[i]] = ' ';
+	}
+	/* does the joined line make an event?  (what decoding it counts is undone) */
+	struct vmsa_traits t = p->traits;
+	struct vmsa_event ev;
+	enum vmsa_reject_reason why;
+	bool event = vmsa_text_parse_line(p, b, end, &ev, &why) == VMSA_LINE_EVENT;
+	p->traits = t;
+	if (!event) {
+		for (size_t i = 0; i < nat; i++)
+			b[at[i]] = saved[i];
+		return len;
+	}
+	/* its lines after the first: read, and analyzed with it */
+	c->lines_read += k;
+	c->lines_analyzed += k;
+	p->traits.unwrapped_events++;
+	p->traits.unwrapped_lines += k;
+	*joined = k;
+	return end;
+more:
+	/* (nothing was changed) */
+	return SIZE_MAX;
+}
+
 enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
 					 const char *line, size_t len, struct vmsa_event *ev,
 					 enum vmsa_reject_reason *reason)
@@ -206,6 +368,7 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 		c->lines_analyzed++;
 		break;
 	case VMSA_LINE_LOST:
+		note_broken(p, c->lines_read);
 		c->lines_lost_markers++;
 		if (ev->lost)
 			c->events_lost += ev->lost;
@@ -213,11 +376,13 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 			c->lost_markers_without_count++;
 		break;
 	case VMSA_LINE_REJECTED:
+		note_broken(p, c->lines_read);
 		c->lines_rejected++;
 		c->rejected_by_reason[*reason]++;
 		break;
 	case VMSA_LINE_IGNORED:
 	default:
+		note_broken(p, c->lines_read);
 		c->lines_ignored++;
 		if (p->last_unknown_vmscan)
 			c->unknown_vmscan_events++;
@@ -235,6 +400,11 @@ void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 {
 	DECODER_TRAITS(DT_ADD)
 	t->timestamps_ns_precision += d->timestamps_ns_precision;
+	t->wrapped_events += d->wrapped_events;
+	t->unwrapped_events += d->unwrapped_events;
+	t->unwrapped_lines += d->unwrapped_lines;
+	vmsa_name_counts_add(t->lru_other, d->lru_other);
+	vmsa_name_counts_add(t->event_other, d->event_other);
 	if (t->dialect == VMSA_DIALECT_UNKNOWN)
 		t->dialect = d->dialect;
 }

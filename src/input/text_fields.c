@@ -171,14 +171,17 @@ int vmsa_text_index_catalogue(struct vmsa_text_parser *p)
 	const struct vmsa_catalogue *c = p->cat;
 	p->prefix_len = c->prefixes[0] ? strlen(c->prefixes[0]) : 0;
 	memset(p->event_slot, -1, EVENT_SLOTS);
+	memset(p->first_bytes, 0, sizeof(p->first_bytes));
 	p->nnames = 0;
 	for (int i = 0; i < VMSA_NEVENTS; i++)
 		for (int j = 0; j < VMSA_MAX_NAMES && c->event[i].names[j].name; j++) {
 			const char *name = c->event[i].names[j].name;
 			size_t len = strlen(name);
-			/* (find_event() looks at "mm_" and the 11th byte first) */
-			if (p->nnames == NEVENTS || len < 11 || len > 128 || memcmp(name, "mm_", 3))
+			/* (find_event() looks at the first and 11th bytes first) */
+			if (p->nnames == NEVENTS || len < 11 || len > 128)
 				return VMSA_E_INVAL;
+			unsigned char c0 = (unsigned char)name[0];
+			p->first_bytes[c0 >> 6] |= 1ull << (c0 & 63);
 			struct text_event *te = &p->names[p->nnames];
 			te->name = name;
 			te->len = (uint8_t)len;

@@ -21,7 +21,8 @@ static inline unsigned event_hash(const char *name, size_t len)
 
 static inline int find_event(const struct vmsa_text_parser *p, const char *name, size_t len)
 {
-	if (len < 11 || name[0] != 'm' || name[1] != 'm' || name[2] != '_')
+	unsigned char c0 = (unsigned char)name[0];
+	if (len < 11 || !((p->first_bytes[c0 >> 6] >> (c0 & 63)) & 1))
 		return -1;
 	for (unsigned h = event_hash(name, len);; h = (h + 1) & (EVENT_SLOTS - 1)) {
 		int i = p->event_slot[h];

@@ -8,9 +8,13 @@
  *     <comm> <pid>[/<tid>] [<cpu>] <ts>: <system>:<event>: <fields>
  * The task name is everything before the -PID (or the space before the
  * PID for perf) that precedes [CPU], so names may hold spaces, '/', '.',
- * ':' and '-'.  And the lost-events markers of trace_pipe and trace-cmd.
+ * ':' and '-'; a line whose task column was cut off when it was pasted
+ * ("-1234  [001] ...") has the task "<...>", the kernel's unknown name.
+ * And the lost-events markers of trace_pipe and trace-cmd.
  */
 #include "text_internal.h"
+
+const char vmsa_unknown_comm[6] = "<...>";
 
 /* first: where the line's leading spaces end (skip_sp(s, e)) */
 static bool parse_pid(const char *s, const char *first, const char *pe, struct header *h)
@@ -51,6 +55,12 @@ static bool parse_pid(const char *s, const char *first, const char *pe, struct h
 			ce--;
 	h->comm = cs;
 	h->comm_len = (size_t)(ce - cs);
+	if (!h->comm_len) {
+		/* the task column was cut off ("-1234  [001] ..."): the name is
+		 * unknown, as the kernel says it when it has none */
+		h->comm = vmsa_unknown_comm;
+		h->comm_len = sizeof(vmsa_unknown_comm) - 1;
+	}
 	h->pid = (int32_t)pid;
 	return true;
 }
@@ -129,6 +139,29 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 			pe--;
 	}
 	return parse_pid(s, first, pe, h);
+}
+
+bool vmsa_text_line_start(const char *s, const char *first, const char *e)
+{
+	for (const char *q = first; q < e; q++) {
+		q = find_byte(q, e, '[');
+		if (q == e)
+			return false;
+		if (q == s || !is_sp(q[-1]))
+			continue;
+		const char *r = q + 1;
+		while (r < e && is_digit(*r))
+			r++;
+		if (r == q + 1 || r == e || *r != ']')
+			continue;
+		const char *pe = q;
+		while (pe > s && is_sp(pe[-1]))
+			pe--;
+		struct header h;
+		if (parse_pid(s, first, pe, &h))
+			return true;
+	}
+	return false;
 }
 
 bool vmsa_text_parse_header(const char *s, const char *first, const char *e, struct header *h)

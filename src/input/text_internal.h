@@ -25,6 +25,8 @@
 #include "text_scan.h"
 
 #define MAX_COMM 255
+/* "<...>", the task of a line without its task column (text_header.c) */
+extern const char vmsa_unknown_comm[6];
 #define MAX_FIELDS 32
 #define MAX_KEY 64 /* bytes of a key */
 
@@ -56,6 +58,9 @@ struct header {
 
 /* h->cpu_col: the '[' of the CPU column; h->first_lb: the line's first '[' */
 bool vmsa_text_parse_header(const char *s, const char *first, const char *e, struct header *h);
+/* The line begins like a trace line: a task and pid before a CPU column "[N]" (the
+ * rest may be missing: a line broken when it was pasted). */
+bool vmsa_text_line_start(const char *s, const char *first, const char *e);
 /* The columns from the CPU column's '[' at q on: CPU, flags, timestamp, event name. */
 bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h);
 /* "CPU:N [LOST M EVENTS]" (trace_pipe), "CPU:N [M EVENTS DROPPED]" (trace-cmd) */
@@ -173,6 +178,14 @@ struct text_event {
 struct vmsa_text_parser {
 	struct vmsa_traits traits;
 	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
+	/* broken lines (vmsa_text_count_line()): the last line that was not an
+	 * event, by its number in the counts, whether it began like a trace line
+	 * short enough to be broken (a head); whether the first line went on a
+	 * broken event (vmsa_text_wrap_restart()) */
+	uint64_t wrap_last;
+	const char *other_line; /* the last line that was not an event */
+	size_t other_len;
+	bool wrap_last_head, wrap_first_goes_on;
 	bool general_only;	  /* shortcuts off (tests compare both readers) */
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
@@ -182,6 +195,7 @@ struct vmsa_text_parser {
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
 	int8_t event_slot[64];	  /* names[] by name hash */
 	uint8_t nnames;
+	uint64_t first_bytes[4];	  /* the first bytes of names[], a bit each */
 	struct text_event names[NEVENTS];
 	struct text_keys keys;
 	struct plan plan[NEVENTS];

@@ -34,7 +34,8 @@ static inline bool memo_header(const struct task_memo *m, const char *s, const c
 static inline void memo_store(struct task_memo *m, const char *s, const struct header *h)
 {
 	size_t plen = (size_t)(h->cpu_col + 1 - s);
-	if (!h->first_lb || plen > TASK_PREFIX || h->comm_len > UINT16_MAX)
+	if (!h->first_lb || plen > TASK_PREFIX || h->comm_len > UINT16_MAX ||
+	    h->comm == vmsa_unknown_comm)
 		return;
 	m->plen = (uint8_t)plen;
 	memcpy(m->prefix, s, plen);

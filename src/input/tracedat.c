@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -38,6 +39,20 @@ struct cursor {
 	struct tep_record *rec;
 };
 
+/*
+ * The child that reads the file ahead of the analyzer (probe_start()): it
+ * reports how many record reads it has done; the analyzer does no read
+ * the child has not survived.
+ */
+struct probe {
+	pid_t pid;		/* 0: none (could not fork: the file is read as it comes) */
+	int fd;			/* its reports */
+	uint64_t safe;		/* reads it has done */
+	bool opened, done;
+	double limit;		/* seconds without a report that make it stalled */
+	struct timespec last;	/* of its last report */
+};
+
 struct vmsa_tracedat {
 	struct tracecmd_input *top;
 	struct tracecmd_input **handles;	/* top, then instances */
@@ -47,6 +62,8 @@ struct vmsa_tracedat {
 	int ncur;
 	struct vmsa_bin_decoder dec;
 	struct tep_record *held;	/* returned last; freed on the next call */
+	struct probe pr;
+	uint64_t reads;			/* tracecmd_read_data() calls */
 };
 
 /*
@@ -145,67 +162,208 @@ static void add_cpustats(struct vmsa_traits *t, const char *stats)
 /*
  * libtracecmd 3.1.6 can crash on corrupted files beyond the fixed header
  * (a NULL dereference in tracecmd_buffer_instance_handle()'s error path,
- * found by fuzz/fuzz_tracedat).  So a child process reads the whole file
- * first -- every buffer, every record -- and the file is used only if the
- * child finished cleanly within a time proportional to its size.
+ * found by fuzz/fuzz_tracedat).  So a child process opens the file first
+ * and reads every buffer and every record, in the order the analyzer will
+ * (merge(): the same library calls), telling the analyzer through a pipe
+ * how far it got: the analyzer opens the file only once the child has, and
+ * does each record read only after the child has done it.  The two run at
+ * the same time; the file is corrupt if the child dies, stalls (no report
+ * for a time proportional to the file's size while the analyzer waits for
+ * one), or ends without saying it finished.  The child never waits for the
+ * analyzer to take a report (a full pipe drops it: the next one says more)
+ * but for its last two.
  */
+#define PROBE_OPENED UINT64_MAX - 1
+#define PROBE_DONE UINT64_MAX
+#define PROBE_EVERY 1024
+
 static void probe_crashed(int sig)
 {
 	_exit(128 + sig);
 }
 
-static int probe(const char *path, off_t size)
+static void say(int fd, uint64_t n)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	ssize_t w;
+	do
+		w = write(fd, &n, sizeof(n));
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)sizeof(n) && !(w < 0 && errno == EAGAIN))
+		_exit(4);
+}
+
+static void set_blocking(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, on ? fl & ~O_NONBLOCK : fl | O_NONBLOCK);
+}
+
+/*
+ * The cursor whose record comes next (the earliest; the first of equals),
+ * or NULL at the end: the analyzer's order, which the probe follows too.
+ */
+static struct cursor *earliest(struct cursor *cur, int ncur)
+{
+	struct cursor *best = NULL;
+	for (int i = 0; i < ncur; i++)
+		if (cur[i].rec && (!best || cur[i].rec->ts < best->rec->ts))
+			best = &cur[i];
+	return best;
+}
+
+static void probe_child(const char *path, int fd)
+{
+	/* a crash here is the answer, not an event: end quietly */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = probe_crashed;
+	int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	struct tracecmd_input *top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!top)
+		_exit(2);
+	int n = tracecmd_buffer_instances(top);
+	if (n < 0)
+		n = 0;
+	struct tracecmd_input **hs = calloc((size_t)n + 1, sizeof(*hs));
+	if (!hs)
+		_exit(5);
+	int nh = 0, total = 0;
+	for (int i = -1; i < n; i++) {
+		struct tracecmd_input *h = i < 0 ? top : tracecmd_buffer_instance_handle(top, i);
+		if (!h)
+			continue; /* as the analyzer: that buffer is left out */
+		hs[nh++] = h;
+		int c = tracecmd_cpus(h);
+		if (c < 0 || c > 4096)
+			_exit(3);
+		total += c;
+		tracecmd_get_cpustats(h);
+	}
+	tracecmd_get_uname(top);
+	tracecmd_get_trace_clock(top);
+	struct cursor *cur = calloc((size_t)total + 1, sizeof(*cur));
+	if (!cur)
+		_exit(5);
+	say(fd, PROBE_OPENED);
+	uint64_t reads = 0;
+	int ncur = 0;
+	for (int i = 0; i < nh; i++)
+		for (int c = 0; c < tracecmd_cpus(hs[i]); c++) {
+			struct cursor *k = &cur[ncur++];
+			k->h = hs[i];
+			k->tep = tracecmd_get_tep(hs[i]);
+			k->cpu = c;
+			k->rec = tracecmd_read_data(hs[i], c);
+			reads++;
+		}
+	say(fd, reads);
+	set_blocking(fd, false);
+	struct cursor *best;
+	while ((best = earliest(cur, ncur))) {
+		tep_find_event_by_record(best->tep, best->rec);
+		tracecmd_free_record(best->rec);
+		best->rec = tracecmd_read_data(best->h, best->cpu);
+		if (++reads % PROBE_EVERY == 0)
+			say(fd, reads);
+	}
+	set_blocking(fd, true);
+	say(fd, reads);
+	say(fd, PROBE_DONE);
+	_exit(0); /* no cleanup: the library's leaks are not ours to report */
+}
+
+static int probe_start(struct probe *pr, const char *path, off_t size)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->fd = -1;
+	int p[2];
+	if (pipe(p))
 		return 0; /* cannot probe: read it as it comes */
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
 	if (pid == 0) {
-		/* a crash here is the answer, not an event: end quietly */
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = probe_crashed;
-		int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			sigaction(sigs[i], &sa, NULL);
-		struct tracecmd_input *top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!top)
-			_exit(2);
-		int n = tracecmd_buffer_instances(top);
-		for (int i = -1; i < n; i++) {
-			struct tracecmd_input *h =
-				i < 0 ? top : tracecmd_buffer_instance_handle(top, i);
-			if (!h)
-				_exit(3);
-			for (int c = 0; c < tracecmd_cpus(h); c++) {
-				struct tep_record *r;
-				while ((r = tracecmd_read_data(h, c))) {
-					tep_find_event_by_record(tracecmd_get_tep(h), r);
-					tracecmd_free_record(r);
-				}
-			}
-		}
-		_exit(0); /* no cleanup: the library's leaks are not ours to report */
+		close(p[0]);
+		probe_child(path, p[1]);
 	}
+	close(p[1]);
+	pr->pid = pid;
+	pr->fd = p[0];
+	clock_gettime(CLOCK_MONOTONIC, &pr->last);
+	pr->limit = 30.0 + (double)size / (4 << 20); /* >= 4 MB/s */
+	return 0;
+}
+
+/* Ends the child if it still runs; 0 if it finished cleanly, else corrupt. */
+static int probe_end(struct probe *pr)
+{
+	if (!pr->pid)
+		return 0;
 	int status = 0;
-	struct timespec t0, now;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	double limit = 30.0 + (double)size / (4 << 20); /* >= 4 MB/s */
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return 0;
+	if (!pr->done)
+		kill(pr->pid, SIGKILL);
+	while (waitpid(pr->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pr->pid = 0;
+	if (pr->fd >= 0)
+		close(pr->fd);
+	pr->fd = -1;
+	return pr->done && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : VMSA_E_CORRUPT;
+}
+
+/* Waits until the child has opened the file (need == PROBE_OPENED) or done
+ * need reads: 0, or VMSA_E_CORRUPT (the child is then ended). */
+static int probe_wait(struct probe *pr, uint64_t need)
+{
+	if (!pr->pid)
+		return 0;
+	while (!pr->done && (need == PROBE_OPENED ? !pr->opened : pr->safe < need)) {
+		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >
-		    limit) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return VMSA_E_CORRUPT;
+		double left = pr->limit - (double)(now.tv_sec - pr->last.tv_sec) -
+			      (double)(now.tv_nsec - pr->last.tv_nsec) / 1e9;
+		if (left <= 0)
+			return probe_end(pr); /* stalled */
+		struct pollfd q = {.fd = pr->fd, .events = POLLIN};
+		int r = poll(&q, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		uint64_t msg[64];
+		ssize_t n = read(pr->fd, msg, sizeof(msg));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || n % (ssize_t)sizeof(msg[0]))
+			return probe_end(pr); /* it ended without finishing */
+		clock_gettime(CLOCK_MONOTONIC, &pr->last);
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof(msg[0]); i++) {
+			if (msg[i] == PROBE_DONE)
+				pr->done = true;
+			else if (msg[i] == PROBE_OPENED)
+				pr->opened = true;
+			else if (msg[i] > pr->safe)
+				pr->safe = msg[i];
 		}
-		nanosleep(&(struct timespec){0, 2 * 1000 * 1000}, NULL);
 	}
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : VMSA_E_CORRUPT;
+	return 0;
+}
+
+/* The next record read of the analyzer (the n-th) once the child did it. */
+static struct tep_record *read_after_probe(struct vmsa_tracedat *td, struct cursor *k, int *err)
+{
+	uint64_t n = ++td->reads;
+	*err = td->pr.safe >= n || td->pr.done ? 0 : probe_wait(&td->pr, n);
+	return *err ? NULL : tracecmd_read_data(k->h, k->cpu);
 }
 
 int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
@@ -218,20 +376,24 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	struct stat st;
 	int bad = fstat(fd, &st) ? VMSA_E_IO : check_header(fd);
 	close(fd);
+	struct probe pr;
 	if (!bad)
-		bad = probe(path, st.st_size);
+		bad = probe_start(&pr, path, st.st_size);
+	if (!bad)
+		bad = probe_wait(&pr, PROBE_OPENED);
 	if (bad)
 		return bad;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	struct vmsa_tracedat *td = calloc(1, sizeof(*td));
-	if (!td)
+	if (!td) {
+		probe_end(&pr);
 		return VMSA_E_NOMEM;
+	}
+	td->pr = pr;
 	vmsa_bin_decoder_init(&td->dec, counts, traits);
 	td->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!td->top) {
-		free(td);
-		return VMSA_E_CORRUPT;
-	}
+	if (!td->top)
+		goto corrupt;
 	int ninst = tracecmd_buffer_instances(td->top);
 	if (ninst < 0)
 		ninst = 0;
@@ -267,7 +429,13 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 			k->h = hs[i];
 			k->tep = tracecmd_get_tep(hs[i]);
 			k->cpu = c;
-			k->rec = tracecmd_read_data(hs[i], c);
+			int err;
+			k->rec = read_after_probe(td, k, &err);
+			if (err) {
+				td->handles = hs;
+				td->nhandles = nh;
+				goto corrupt;
+			}
 		}
 	td->handles = hs;
 	td->nhandles = nh;
@@ -307,6 +475,7 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 	free(td->handles);
 	free(td->cur);
 	vmsa_bin_decoder_release(&td->dec);
+	probe_end(&td->pr);
 	free(td);
 }
 
@@ -317,16 +486,18 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 		tracecmd_free_record(td->held);
 		td->held = NULL;
 	}
+	if (!td->dec.comms) /* the file's task names are all loaded */
+		vmsa_bin_decoder_remember_comms(&td->dec);
 	for (;;) {
 		struct cursor *best = td->pending;
 		td->pending = NULL;
 		if (!best)
-			for (int i = 0; i < td->ncur; i++)
-				if (td->cur[i].rec &&
-				    (!best || td->cur[i].rec->ts < best->rec->ts))
-					best = &td->cur[i];
-		if (!best)
-			return VMSA_E_EOF;
+			best = earliest(td->cur, td->ncur);
+		if (!best) {
+			/* the child's end: it finished cleanly, or the file is corrupt */
+			int err = probe_wait(&td->pr, PROBE_DONE);
+			return err ? err : (err = probe_end(&td->pr)) ? err : VMSA_E_EOF;
+		}
 		struct tep_record *r = best->rec;
 		if (r->missed_events) {
 			/* dropped events before this record: a lost marker now,
@@ -335,7 +506,12 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 			td->pending = best;
 			return 0;
 		}
-		best->rec = tracecmd_read_data(best->h, best->cpu);
+		int err;
+		best->rec = read_after_probe(td, best, &err);
+		if (err) {
+			tracecmd_free_record(r);
+			return err;
+		}
 		td->dec.counts->lines_read++;
 		td->dec.counts->bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
 		*record_no = td->dec.counts->lines_read;

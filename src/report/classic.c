@@ -138,7 +138,10 @@ static void latency_list(FILE *f, const struct vmsa_summary *sum, int width)
 		pad_label(sum, r, f, width);
 		fputc(' ', f);
 		for (size_t j = 0; j < r->nlat; j++) {
-			fprintf(f, "%" PRId32 "-", r->lat[j].order);
+			if (r->lat[j].order >= 0)
+				fprintf(f, "%" PRId32 "-", r->lat[j].order);
+			else /* a begin that did not say */
+				fputs("unknown-", f);
 			put_ms(f, r->lat[j].ns);
 			fputc(' ', f);
 		}
@@ -153,56 +156,234 @@ static bool any_counts(const struct vmsa_counters *c)
 	       c->write[1][0] || c->write[1][1] || c->latency_ns;
 }
 
-static void process_table(FILE *f, const struct vmsa_summary *sum, int w)
+/* ---- the process and kswapd tables: rows, order, --top ---------------- */
+
+/* A row's value of a sort field in context x (the table's: direct or kswapd). */
+typedef uint64_t (*sort_value)(const struct vmsa_task_row *r, enum vmsa_ctx x);
+
+static uint64_t v_reclaims(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return r->ctx[x].windows; /* kswapd: its wake-ups */
+}
+
+static uint64_t v_wakeup_requests(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
+{
+	return r->wakeup_kswapd;
+}
+
+static uint64_t v_rewakeups(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
+{
+	return r->kswapd_rewakeups;
+}
+
+static uint64_t v_scanned(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return vmsa_scanned(&r->ctx[x]);
+}
+
+static uint64_t v_reclaimed(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return vmsa_reclaimed(&r->ctx[x]);
+}
+
+static uint64_t v_file_sync(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return r->ctx[x].write[1][1];
+}
+
+static uint64_t v_anon_sync(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return r->ctx[x].write[0][1];
+}
+
+static uint64_t v_file_async(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return r->ctx[x].write[1][0];
+}
+
+static uint64_t v_anon_async(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return r->ctx[x].write[0][0];
+}
+
+static uint64_t v_latency(const struct vmsa_task_row *r, enum vmsa_ctx x)
+{
+	return r->ctx[x].latency_ns; /* kswapd: time awake */
+}
+
+#define IN_PROCESSES (1u << VMSA_CTX_DIRECT)
+#define IN_KSWAPD (1u << VMSA_CTX_KSWAPD)
+
+/*
+ * The fields --sort takes, by their keys in the summary's per-task objects
+ * (docs/json-schema.md); tables: those whose rows have the field (a table
+ * whose rows have not keeps its order).
+ */
+static const struct sort_key {
+	const char *name;
+	sort_value value;
+	unsigned tables;
+} sort_keys[] = {
+	{"reclaims", v_reclaims, IN_PROCESSES | IN_KSWAPD},
+	{"wakeup_kswapd_requests", v_wakeup_requests, IN_PROCESSES},
+	{"wakeups", v_reclaims, IN_KSWAPD},
+	{"rewakeups", v_rewakeups, IN_KSWAPD},
+	{"pages_scanned", v_scanned, IN_PROCESSES | IN_KSWAPD},
+	{"pages_reclaimed", v_reclaimed, IN_PROCESSES | IN_KSWAPD},
+	{"file_sync", v_file_sync, IN_PROCESSES | IN_KSWAPD},
+	{"anon_sync", v_anon_sync, IN_PROCESSES | IN_KSWAPD},
+	{"file_async", v_file_async, IN_PROCESSES | IN_KSWAPD},
+	{"anon_async", v_anon_async, IN_PROCESSES | IN_KSWAPD},
+	{"latency_ns", v_latency, IN_PROCESSES | IN_KSWAPD},
+	{"awake_ns", v_latency, IN_KSWAPD},
+};
+#define NSORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
+
+const char *vmsa_sort_field(size_t i)
+{
+	return i < NSORT_KEYS ? sort_keys[i].name : NULL;
+}
+
+/* The sort field called name (NULL: none asked), or NULL with *bad set. */
+static const struct sort_key *find_sort_key(const char *name, bool *bad)
+{
+	*bad = false;
+	for (size_t i = 0; name && i < NSORT_KEYS; i++)
+		if (!strcmp(sort_keys[i].name, name))
+			return &sort_keys[i];
+	*bad = name != NULL;
+	return NULL;
+}
+
+/* How a table is laid out: which rows, in what order, how many. */
+struct table_order {
+	const struct sort_key *key;	/* NULL: name, then pid */
+	size_t top;			/* 0: every row */
+};
+
+/* One row of a table, with its place in the summary's order. */
+struct ranked {
+	const struct vmsa_task_row *r;
+	uint64_t v;
+	size_t i;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A table's cells of row r (after its label). */
+typedef void (*row_cells)(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r);
+
+#define OTHERS_LABEL "(%zu others)"
+
+/*
+ * The rows of the table of context x that in() takes, in the order asked
+ * for, at most top of them and then the rest added up in one row, so that
+ * every column still sums to its Summary line.
+ */
+static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const struct table_order *o,
+		      enum vmsa_ctx x, bool (*in)(const struct vmsa_task_row *r), row_cells cells)
+{
+	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
+	if (!rows)
+		return VMSA_E_NOMEM;
+	size_t n = 0;
+	bool sorted = o->key && (o->key->tables & (1u << x));
+	for (size_t i = 0; i < sum->nrows; i++)
+		if (in(sum->rows[i]))
+			rows[n++] = (struct ranked){sum->rows[i],
+						    sorted ? o->key->value(sum->rows[i], x) : 0, i};
+	if (sorted)
+		qsort(rows, n, sizeof(*rows), by_value);
+	size_t shown = o->top && o->top < n ? o->top : n;
+	for (size_t i = 0; i < shown; i++) {
+		pad_label(sum, rows[i].r, f, w);
+		cells(f, sum, rows[i].r);
+	}
+	int err = 0;
+	if (shown < n) {
+		struct vmsa_task_row *rest = calloc(1, sizeof(*rest));
+		if (!rest) {
+			err = VMSA_E_NOMEM;
+		} else {
+			for (size_t i = shown; i < n; i++)
+				vmsa_row_counters_add(rest, rows[i].r);
+			char label[40];
+			snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
+			fprintf(f, "%-*s", w, label);
+			cells(f, sum, rest);
+			free(rest);
+		}
+	}
+	free(rows);
+	return err;
+}
+
+/* every task with direct reclaim figures or wake-up requests has a row, so
+ * that each column adds up to its Summary line */
+static bool in_processes(const struct vmsa_task_row *r)
+{
+	const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
+	return d->windows || r->wakeup_kswapd || any_counts(d);
+}
+
+static void process_cells(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
 	struct vmsa_known kn = vmsa_known_of(sum);
 	char bs[32], br[32];
+	const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
+	fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64 " %8.3f",
+		d->windows, r->wakeup_kswapd, num_k(bs, vmsa_scanned(d), kn.scanned),
+		num_k(br, vmsa_reclaimed(d), kn.reclaimed), d->write[1][1] + d->write[0][1],
+		d->write[1][0] + d->write[0][0], (double)d->latency_ns / NS_PER_SEC);
+	orders(f, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);
+	orders(f, "wakeup", r->wakeup_by_order);
+	fputc('\n', f);
+}
+
+static int process_table(FILE *f, const struct vmsa_summary *sum, int w,
+			 const struct table_order *o)
+{
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "Process", "Direct", "Wokeup",
 		"Pages", "Pages", "Pages", "Pages", "Time");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "details", "Rclms", "Kswapd",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled");
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
-		/* every task with direct reclaim figures or wake-up requests has a
-		 * row, so that each column adds up to its Summary line */
-		if (!d->windows && !r->wakeup_kswapd && !any_counts(d))
-			continue;
-		pad_label(sum, r, f, w);
-		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64 " %8.3f",
-			d->windows, r->wakeup_kswapd, num_k(bs, vmsa_scanned(d), kn.scanned),
-			num_k(br, vmsa_reclaimed(d), kn.reclaimed),
-			d->write[1][1] + d->write[0][1], d->write[1][0] + d->write[0][0],
-			(double)d->latency_ns / NS_PER_SEC);
-		orders(f, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);
-		orders(f, "wakeup", r->wakeup_by_order);
-		fputc('\n', f);
-	}
+	return table_rows(f, sum, w, o, VMSA_CTX_DIRECT, in_processes, process_cells);
 }
 
-static void kswapd_table(FILE *f, const struct vmsa_summary *sum, int w)
+/* every kswapd thread, woken in the trace or not */
+static bool in_kswapd(const struct vmsa_task_row *r)
+{
+	return r->is_kswapd || r->kswapd_wakeups || any_counts(&r->ctx[VMSA_CTX_KSWAPD]);
+}
+
+static void kswapd_cells(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
 	struct vmsa_known kn = vmsa_known_of(sum);
 	char bs[32], br[32];
+	const struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
+	fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64,
+		r->kswapd_wakeups, r->kswapd_rewakeups, num_k(bs, vmsa_scanned(k), kn.scanned),
+		num_k(br, vmsa_reclaimed(k), kn.reclaimed), k->write[1][1] + k->write[0][1],
+		k->write[1][0] + k->write[0][0]);
+	orders(f, "wake", r->kswapd_wake_by_order);
+	orders(f, "rewake", r->kswapd_rewake_by_order);
+	fputc('\n', f);
+}
+
+static int kswapd_table(FILE *f, const struct vmsa_summary *sum, int w,
+			const struct table_order *o)
+{
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Kswapd", "Kswapd", "Order", "Pages",
 		"Pages", "Pages", "Pages");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Instance", "Wakeups", "Re-wakeup",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO");
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		const struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
-		/* every kswapd thread, woken in the trace or not */
-		if (!r->is_kswapd && !r->kswapd_wakeups && !any_counts(k))
-			continue;
-		pad_label(sum, r, f, w);
-		fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64,
-			r->kswapd_wakeups, r->kswapd_rewakeups, num_k(bs, vmsa_scanned(k), kn.scanned),
-			num_k(br, vmsa_reclaimed(k), kn.reclaimed),
-			k->write[1][1] + k->write[0][1], k->write[1][0] + k->write[0][0]);
-		orders(f, "wake", r->kswapd_wake_by_order);
-		orders(f, "rewake", r->kswapd_rewake_by_order);
-		fputc('\n', f);
-	}
+	return table_rows(f, sum, w, o, VMSA_CTX_KSWAPD, in_kswapd, kswapd_cells);
 }
 
 /* a Summary line whose label is the field table's (its compare row's) */
@@ -223,44 +404,56 @@ static void field_s(FILE *f, const char *path, uint64_t ns)
 	line_s(f, label ? label : path, ns);
 }
 
-#define D "totals.direct."
-#define K "totals.kswapd."
+/* One half of the Summary block: direct reclaim or kswapd. */
+static const struct summary_half {
+	enum vmsa_ctx ctx;
+	const char *path;	/* the fields' path in the JSON summary */
+	const char *name;	/* the lines' labels that are not the field table's */
+	const char *count;	/* the first line's field */
+	const char *time;	/* the last line's field */
+	bool direct;		/* retries, end events' sum, wake-up requests */
+} summary_halves[] = {
+	{VMSA_CTX_DIRECT, "totals.direct.", "Direct reclaim", "reclaims", "latency_ns", true},
+	{VMSA_CTX_KSWAPD, "totals.kswapd.", "Kswapd", "wakeups", "awake_ns", false},
+};
+
+static void summary_half(FILE *f, const struct vmsa_summary *sum, const struct summary_half *h)
+{
+	const struct vmsa_totals *t = &sum->totals;
+	const struct vmsa_ctx_totals *c = &t->ctx[h->ctx];
+	struct vmsa_known kn = vmsa_known_of(sum);
+	char path[64], label[96];
+#define PATH(key) (snprintf(path, sizeof(path), "%s%s", h->path, key), path)
+#define LABEL(what) (snprintf(label, sizeof(label), "%s %s:", h->name, what), label)
+	field_u(f, PATH(h->count), h->direct ? c->reclaims : t->kswapd_wakeups);
+	if (h->direct)
+		line_u(f, LABEL("retries"), c->retries);
+	field_k(f, PATH("pages_scanned"), c->pages_scanned, kn.scanned);
+	line_k(f, LABEL("file pages scanned"), c->pages_scanned_file, kn.scanned);
+	line_k(f, LABEL("anon pages scanned"), c->pages_scanned_anon, kn.scanned);
+	field_k(f, PATH("pages_reclaimed"), c->pages_reclaimed, kn.reclaimed);
+	line_k(f, LABEL("file pages reclaimed"), c->pages_reclaimed_file, kn.reclaimed);
+	line_k(f, LABEL("anon pages reclaimed"), c->pages_reclaimed_anon, kn.reclaimed);
+	if (h->direct && !kn.reclaimed) /* docs/attribution.md: an approximation, labelled */
+		line_k(f, LABEL("pages reclaimed (from end events)"), c->end_nr_reclaimed,
+		       kn.end_reclaimed);
+	field_u(f, PATH("writes.file_sync"), c->write_file_sync);
+	field_u(f, PATH("writes.anon_sync"), c->write_anon_sync);
+	field_u(f, PATH("writes.file_async"), c->write_file_async);
+	field_u(f, PATH("writes.anon_async"), c->write_anon_async);
+	if (h->direct)
+		field_u(f, "totals.wakeup_kswapd_requests", t->wakeup_kswapd);
+	field_s(f, PATH(h->time), c->latency_ns);
+#undef PATH
+#undef LABEL
+}
 
 static void summary_block(FILE *f, const struct vmsa_summary *sum)
 {
-	const struct vmsa_totals *t = &sum->totals;
-	const struct vmsa_ctx_totals *d = &t->ctx[VMSA_CTX_DIRECT], *k = &t->ctx[VMSA_CTX_KSWAPD];
-	struct vmsa_known kn = vmsa_known_of(sum);
 	fputs("\nSummary\n", f);
-	field_u(f, D "reclaims", d->reclaims);
-	line_u(f, "Direct reclaim retries:", d->retries);
-	field_k(f, D "pages_scanned", d->pages_scanned, kn.scanned);
-	line_k(f, "Direct reclaim file pages scanned:", d->pages_scanned_file, kn.scanned);
-	line_k(f, "Direct reclaim anon pages scanned:", d->pages_scanned_anon, kn.scanned);
-	field_k(f, D "pages_reclaimed", d->pages_reclaimed, kn.reclaimed);
-	line_k(f, "Direct reclaim file pages reclaimed:", d->pages_reclaimed_file, kn.reclaimed);
-	line_k(f, "Direct reclaim anon pages reclaimed:", d->pages_reclaimed_anon, kn.reclaimed);
-	if (!kn.reclaimed) /* docs/attribution.md: an approximation, labelled */
-		line_u(f, "Direct reclaim pages reclaimed (from end events):", d->end_nr_reclaimed);
-	field_u(f, D "writes.file_sync", d->write_file_sync);
-	field_u(f, D "writes.anon_sync", d->write_anon_sync);
-	field_u(f, D "writes.file_async", d->write_file_async);
-	field_u(f, D "writes.anon_async", d->write_anon_async);
-	field_u(f, "totals.wakeup_kswapd_requests", t->wakeup_kswapd);
-	field_s(f, D "latency_ns", d->latency_ns);
+	summary_half(f, sum, &summary_halves[0]);
 	fputc('\n', f);
-	field_u(f, K "wakeups", t->kswapd_wakeups);
-	field_k(f, K "pages_scanned", k->pages_scanned, kn.scanned);
-	line_k(f, "Kswapd file pages scanned:", k->pages_scanned_file, kn.scanned);
-	line_k(f, "Kswapd anon pages scanned:", k->pages_scanned_anon, kn.scanned);
-	field_k(f, K "pages_reclaimed", k->pages_reclaimed, kn.reclaimed);
-	line_k(f, "Kswapd file pages reclaimed:", k->pages_reclaimed_file, kn.reclaimed);
-	line_k(f, "Kswapd anon pages reclaimed:", k->pages_reclaimed_anon, kn.reclaimed);
-	field_u(f, K "writes.file_sync", k->write_file_sync);
-	field_u(f, K "writes.anon_sync", k->write_anon_sync);
-	field_u(f, K "writes.file_async", k->write_file_async);
-	field_u(f, K "writes.anon_async", k->write_anon_async);
-	field_s(f, K "awake_ns", k->latency_ns);
+	summary_half(f, sum, &summary_halves[1]);
 }
 
 /* What the 2010 layout has no room for. */
@@ -285,7 +478,7 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 		if (!kn.reclaimed) {
 			snprintf(label, sizeof(label), "%s reclaim pages reclaimed (from end events):",
 				 title[i]);
-			line_u(f, label, c->end_nr_reclaimed);
+			line_k(f, label, c->end_nr_reclaimed, kn.end_reclaimed);
 		}
 		snprintf(label, sizeof(label), "%s reclaim writes:", title[i]);
 		line_u(f, label, c->write_file_async + c->write_anon_async + c->write_file_sync +
@@ -324,18 +517,75 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 			line(f, label, v);
 		}
 	}
+	if (t->writeback_known) {
+		fputs("\nFlusher writeback (writeback_start to _written)\n", f);
+		for (int r = 0; r < VMSA_WB__COUNT; r++) {
+			if (r != VMSA_WB_VMSCAN && !t->writeback_passes[r])
+				continue;
+			char v[96];
+			if (r == VMSA_WB_VMSCAN)
+				snprintf(label, sizeof(label), "Flusher pages written for reclaim:");
+			else
+				snprintf(label, sizeof(label), "Flusher pages written (%s):",
+					 vmsa_wb_reason_name(r));
+			snprintf(v, sizeof(v), "%" PRIu64 " (%" PRIu64 " passes)", t->writeback_pages[r],
+				 t->writeback_passes[r]);
+			line(f, label, v);
+		}
+		if (t->writeback_unpaired) {
+			char v[32];
+			snprintf(v, sizeof(v), "%" PRIu64, t->writeback_unpaired);
+			line(f, "Flusher events without their pair:", v);
+		}
+	}
 	fputs("\nInput\n", f);
-	uint64_t read = 0, an = 0, ign = 0, rej = 0;
+	uint64_t read = 0, an = 0, filt = 0, ign = 0, rej = 0, unknown = 0, joined = 0,
+		 joined_lines = 0;
+	struct vmsa_name_count events[VMSA_NAME_COUNTS] = {0}, lrus[VMSA_NAME_COUNTS] = {0};
 	for (size_t i = 0; i < sum->nsources; i++) {
 		read += sum->sources[i].counts.lines_read;
 		an += sum->sources[i].counts.lines_analyzed;
+		filt += sum->sources[i].counts.lines_filtered;
 		ign += sum->sources[i].counts.lines_ignored;
 		rej += sum->sources[i].counts.lines_rejected;
+		unknown += sum->sources[i].counts.unknown_vmscan_events;
+		joined += sum->sources[i].traits.unwrapped_events;
+		joined_lines += sum->sources[i].traits.unwrapped_lines;
+		vmsa_name_counts_add(events, sum->sources[i].traits.event_other);
+		vmsa_name_counts_add(lrus, sum->sources[i].traits.lru_other);
 	}
 	line_u(f, "Lines read:", read);
 	line_u(f, "Lines analyzed:", an);
-	line_u(f, "Lines ignored (not vmscan):", ign);
+	if (filt) /* a filter (--pid, --comm, --cpu, --since, --until) left them out */
+		line_u(f, "Lines filtered out:", filt);
+	if (joined) {
+		char v[64];
+		snprintf(v, sizeof(v), "%" PRIu64 " (%" PRIu64 " lines after their first)", joined,
+			 joined_lines);
+		line(f, "Events joined again (--unwrap):", v);
+	}
+	/* vmscan events not understood are ignored lines, said apart */
+	line_u(f, "Lines ignored (not vmscan):", ign - unknown);
+	if (unknown) {
+		line_u(f, "Lines ignored (vmscan events not understood):", unknown);
+		for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
+			if (!events[i].name[0])
+				continue; /* (the table is filled from both ends) */
+			char name[sizeof(events[i].name) + 4];
+			snprintf(name, sizeof(name), "  %.63s:", events[i].name);
+			line_u(f, name, events[i].count);
+		}
+	}
 	line_u(f, "Lines rejected:", rej);
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
+		if (!lrus[i].name[0])
+			continue;
+		char name[sizeof(lrus[i].name) + 32], v[96];
+		snprintf(name, sizeof(name), "LRU list not known, lru=%.63s:", lrus[i].name);
+		snprintf(v, sizeof(v), "%" PRIu64 " isolations, %" PRIu64 " pages scanned (counted)",
+			 lrus[i].count, lrus[i].pages);
+		line(f, name, v);
+	}
 	line_u(f, "Events lost by the tracer:", t->events_lost);
 	line_u(f, "Reclaims in progress at end:", t->ctx[VMSA_CTX_DIRECT].in_progress +
 						      t->ctx[VMSA_CTX_MEMCG].in_progress +
@@ -467,11 +717,26 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 		if (n > width)
 			width = n;
 	}
+	bool bad_sort;
+	struct table_order order = {.key = find_sort_key(opts ? opts->sort : NULL, &bad_sort),
+				    .top = opts ? opts->top : 0};
+	if (bad_sort)
+		return VMSA_E_INVAL;
+	if (order.top && !order.key)
+		order.key = find_sort_key("latency_ns", &bad_sort); /* the longest stalls first */
+	if (order.top && sum->nrows > order.top) {
+		char label[40];
+		int n = snprintf(label, sizeof(label), OTHERS_LABEL, sum->nrows - order.top);
+		width = n > width ? n : width;
+	}
 	width += 2;
 	if (opts && opts->latency_list && !sum->ignore_pid)
 		latency_list(f, sum, width);
-	process_table(f, sum, width);
-	kswapd_table(f, sum, width);
+	int err = process_table(f, sum, width, &order);
+	if (!err)
+		err = kswapd_table(f, sum, width, &order);
+	if (err)
+		return err;
 	summary_block(f, sum);
 	additions(f, sum);
 	throttle_shrink_table(f, sum, width);

@@ -6,6 +6,7 @@
 
 #include "../internal.h"
 #include "../summary_fields.h"
+#include "json_rows.h"
 
 typedef struct json_object jo;
 
@@ -25,26 +26,7 @@ static jo *str_utf8(const char *s, size_t n)
 	char *b = malloc(n * 3 + 1);
 	if (!b)
 		return NULL;
-	size_t o = 0;
-	for (size_t i = 0; i < n;) {
-		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-				    : (c & 0xf8) == 0xf0 ? 4 : 0;
-		bool ok = len && i + len <= n;
-		for (size_t j = 1; ok && j < len; j++)
-			ok = ((unsigned char)s[i + j] & 0xc0) == 0x80;
-		if (ok && len == 2 && c < 0xc2)
-			ok = false; /* overlong */
-		if (ok) {
-			memcpy(b + o, s + i, len);
-			o += len;
-			i += len;
-		} else {
-			memcpy(b + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
+	size_t o = vmsa_utf8_fix(b, s, n);
 	jo *r = json_object_new_string_len(b, (int)o);
 	free(b);
 	return r;
@@ -67,18 +49,16 @@ static jo *str_utf8(const char *s, size_t n)
 	add(o, k, kn.scanned ? u64((uint64_t)c->member) : NULL);
 #define PUT_RECLAIMED(type, member, k, unit, meaning) \
 	add(o, k, kn.reclaimed ? u64((uint64_t)c->member) : NULL);
+#define PUT_END_RECLAIMED(type, member, k, unit, meaning) \
+	add(o, k, kn.end_reclaimed ? u64((uint64_t)c->member) : NULL);
 #define PUT_QUANTILE(k, q) add(o, k, h->count ? u64(vmsa_hist_quantile(h, q)) : NULL);
 #define NO_MEMBER(k, kind, meaning, value)
 
 static jo *buckets_arr(const struct vmsa_hist *h)
 {
 	jo *b = json_object_new_array();
-	size_t n = vmsa_hist_nbuckets(h);
-	for (size_t i = 0; h->buckets && i < n; i++) {
-		if (!h->buckets[i])
-			continue;
-		uint64_t lo, hi;
-		vmsa_hist_bucket_bounds(h, i, &lo, &hi);
+	uint64_t lo, hi;
+	for (size_t i = 0; vmsa_hist_next(h, &i, &lo, &hi); i++) {
 		jo *o = json_object_new_object();
 		VMSA_BUCKET_FIELDS(PUT)
 		json_object_array_add(b, o);
@@ -119,7 +99,7 @@ static jo *ctx_obj(const struct vmsa_counters *c, struct vmsa_known kn, bool win
 	if (windowed) {
 		VMSA_CTX_WINDOW(PUT_COUNTER)
 	}
-	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED)
+	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED, PUT_END_RECLAIMED)
 	return o;
 }
 
@@ -153,6 +133,24 @@ static jo *flusher_obj(const struct vmsa_totals *t)
 	return all;
 }
 
+static jo *wb_known(const struct vmsa_totals *t, uint64_t v)
+{
+	return t->writeback_known ? u64(v) : NULL;
+}
+
+static jo *writeback_obj(const struct vmsa_totals *t)
+{
+	jo *all = json_object_new_object();
+	for (int k = 0; k < VMSA_WB__COUNT; k++) {
+		jo *o = json_object_new_object();
+		VMSA_WRITEBACK_ONE_FIELDS(PUT)
+		add(all, vmsa_wb_reason_name(k), o);
+	}
+	jo *o = all;
+	VMSA_WRITEBACK_FIELDS(PUT)
+	return o;
+}
+
 static jo *comm_str(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
 	size_t len;
@@ -164,7 +162,7 @@ static jo *process_obj(const struct vmsa_summary *sum, const struct vmsa_task_ro
 {
 	struct vmsa_known kn = vmsa_known_of(sum);
 	jo *o = json_object_new_object();
-	VMSA_PROCESS_FIELDS(PUT)
+	VMSA_PROCESS_FIELDS(PUT, PUT_OPT)
 	return o;
 }
 
@@ -202,10 +200,36 @@ static const char *write_event_name(const struct vmsa_traits *t)
 	return vmsa_write_event_name(t);
 }
 
+static jo *lru_name_obj(const struct vmsa_name_count *n)
+{
+	jo *o = json_object_new_object();
+	VMSA_LRU_NAME_FIELDS(PUT)
+	return o;
+}
+
+/* a table of names not known (struct vmsa_traits), NULL when empty */
+static jo *names_obj(const struct vmsa_name_count *tab, bool lru)
+{
+	int n = 0;
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++)
+		n += tab[i].name[0] != 0;
+	if (!n)
+		return NULL;
+	jo *o = lru ? json_object_new_array() : json_object_new_object();
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++)
+		if (!tab[i].name[0])
+			continue;
+		else if (lru)
+			json_object_array_add(o, lru_name_obj(&tab[i]));
+		else
+			add(o, tab[i].name, u64(tab[i].count));
+	return o;
+}
+
 static jo *traits_obj(const struct vmsa_traits *t)
 {
 	jo *o = json_object_new_object();
-	VMSA_TRAITS_FIELDS(PUT)
+	VMSA_TRAITS_FIELDS(PUT, PUT_OPT)
 	return o;
 }
 
@@ -241,7 +265,7 @@ static jo *source_obj(const struct vmsa_source_info *s)
 	const struct vmsa_traits *t = &s->traits;
 	bool dat = t->tracedat_version != 0;
 	jo *o = json_object_new_object();
-	VMSA_SOURCE_FIELDS(PUT)
+	VMSA_SOURCE_FIELDS(PUT, PUT_OPT)
 	return o;
 }
 
@@ -376,6 +400,9 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		n--;
 	fwrite(s, 1, n ? n - 1 : 0, f); /* without its closing brace */
 	json_object_put(root);
+	/* unindented, the rows are written directly (json_rows.c), not as trees */
+	bool direct = !(opts && opts->pretty);
+	struct vmsa_jw w = {0};
 	for (size_t pass = 0; pass < sizeof(row_lists) / sizeof(row_lists[0]); pass++) {
 		fprintf(f, "%s\"%s\":[", pass ? "]," : ",", row_lists[pass].key);
 		bool first = true;
@@ -383,6 +410,19 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			const struct vmsa_task_row *r = sum->rows[i];
 			if (r->is_kswapd != row_lists[pass].kswapd)
 				continue;
+			if (direct) {
+				w.n = 0;
+				if (!first)
+					fputc(',', f);
+				first = false;
+				vmsa_jw_row(&w, sum, r);
+				if (w.oom) {
+					free(w.p);
+					return VMSA_E_NOMEM;
+				}
+				fwrite(w.p, 1, w.n, f);
+				continue;
+			}
 			jo *o = r->is_kswapd ? kswapd_obj(sum, r) : process_obj(sum, r);
 			const char *t = o ? json_object_to_json_string_ext(o, flags) : NULL;
 			if (!t) {
@@ -396,6 +436,7 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			json_object_put(o);
 		}
 	}
+	free(w.p);
 	fputs("]}\n", f);
 	return ferror(f) ? VMSA_E_IO : 0;
 }

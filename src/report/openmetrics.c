@@ -57,10 +57,10 @@ static const char *const io_modes[] = {"async", "sync", NULL};
 static const char *const throttle_reasons[] = {"writeback", "isolated", "noprogress",
 					       "congested", NULL};
 static const char *const flush_reasons[] = {"all_dirty", "flush_forward", NULL};
-static const char *const line_states[] = {"analyzed", "ignored", "rejected", "lost_marker",
-					  NULL};
-static const char *const line_keys[] = {"analyzed", "ignored", "rejected", "lost_markers",
-					NULL};
+static const char *const line_states[] = {"analyzed", "filtered", "ignored",
+					  "rejected", "lost_marker", NULL};
+static const char *const line_keys[] = {"analyzed", "filtered", "ignored",
+					"rejected", "lost_markers", NULL};
 
 static const struct dim d_window = {"context", window_ctx, NULL};
 static const struct dim d_ctx = {"context", all_ctx, NULL};
@@ -77,6 +77,9 @@ static const struct counter counters[] = {
 	 {"totals.", ".reclaims"}, {&d_window}},
 	{"vmscan_reclaims_completed", NULL, "Reclaim windows that began and ended.", false,
 	 {"totals.", ".reclaims_completed"}, {&d_window}},
+	{"vmscan_reclaim_retries", NULL,
+	 "Reclaim windows whose priority went back up: do_try_to_free_pages() retried, which "
+	 "the kernel's allocstall counts again.", false, {"totals.", ".retries"}, {&d_window}},
 	{"vmscan_scanned_pages", "pages",
 	 "Pages scanned on inactive lists (nr_scanned of LRU isolations), by reclaim context "
 	 "and page type (unknown: the trace does not name the list).", false,
@@ -212,17 +215,22 @@ static bool get_u64(json_object *o, const char *key, uint64_t *v)
 	return true;
 }
 
-/* One histogram, left out when the document has none or it is null. */
-static int histogram_samples(struct writer *w, json_object *latency, const struct histogram *h)
-{
-	json_object *o, *buckets;
+/* A histogram under the fixed bounds: counts at or under 2^k - 1 ns, all, sum. */
+struct fixed_hist {
+	uint64_t under[LE_MAX_LOG2 + 1];
 	uint64_t total, sum_ns;
-	if (!json_object_object_get_ex(latency, h->key, &o) ||
-	    !json_object_is_type(o, json_type_object) || !get_u64(o, "count", &total) ||
+};
+
+/* Adds the summary's histogram o into h: 1, 0 when o is none (null), or VMSA_E_CORRUPT. */
+static int hist_add(struct fixed_hist *h, json_object *o)
+{
+	json_object *buckets;
+	uint64_t total, sum_ns;
+	if (!o || !json_object_is_type(o, json_type_object) || !get_u64(o, "count", &total) ||
 	    !get_u64(o, "sum_ns", &sum_ns) || !json_object_object_get_ex(o, "buckets", &buckets) ||
 	    !json_object_is_type(buckets, json_type_array))
 		return 0;
-	uint64_t under[LE_MAX_LOG2 + 1] = {0}, seen = 0;
+	uint64_t seen = 0;
 	size_t n = json_object_array_length(buckets);
 	for (size_t i = 0; i < n; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
@@ -233,37 +241,270 @@ static int histogram_samples(struct writer *w, json_object *latency, const struc
 		/* the first bound at or above the bucket's upper end */
 		for (int k = LE_MIN_LOG2; k <= LE_MAX_LOG2; k++)
 			if (hi <= (UINT64_C(1) << k) - 1) {
-				under[k] += c;
+				h->under[k] += c;
 				break;
 			}
 	}
 	if (seen != total)
 		return VMSA_E_CORRUPT;
-	family(w, h->name, "histogram", "seconds", h->help);
-	char le[64], val[48];
+	h->total += total;
+	h->sum_ns += sum_ns;
+	return 1;
+}
+
+/* The samples of h, after labels (which may be empty) in each. */
+static int hist_samples(struct writer *w, const char *labels, const struct fixed_hist *h)
+{
+	size_t n = strlen(labels) + 64;
+	char *le = malloc(n);
+	if (!le)
+		return VMSA_E_NOMEM;
+	const char *sep = *labels ? "," : "";
+	char val[48];
 	uint64_t cum = 0;
 	for (int k = LE_MIN_LOG2; k <= LE_MAX_LOG2; k++) {
-		cum += under[k];
+		cum += h->under[k];
 		seconds(val, sizeof(val), (UINT64_C(1) << k) - 1);
-		snprintf(le, sizeof(le), "le=\"%s\"", val);
+		snprintf(le, n, "%s%sle=\"%s\"", labels, sep, val);
 		count(val, sizeof(val), (double)cum);
 		sample(w, "_bucket", le, val);
 	}
-	count(val, sizeof(val), (double)total);
-	sample(w, "_bucket", "le=\"+Inf\"", val);
-	seconds(val, sizeof(val), sum_ns);
-	sample(w, "_sum", "", val);
-	count(val, sizeof(val), (double)total);
-	sample(w, "_count", "", val);
+	snprintf(le, n, "%s%sle=\"+Inf\"", labels, sep);
+	count(val, sizeof(val), (double)h->total);
+	sample(w, "_bucket", le, val);
+	seconds(val, sizeof(val), h->sum_ns);
+	sample(w, "_sum", labels, val);
+	count(val, sizeof(val), (double)h->total);
+	sample(w, "_count", labels, val);
+	free(le);
 	return 0;
 }
 
-int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics_format fmt)
+/* One histogram, left out when the document has none or it is null. */
+static int histogram_samples(struct writer *w, json_object *latency, const struct histogram *h)
+{
+	json_object *o;
+	struct fixed_hist fh = {{0}, 0, 0};
+	int r = json_object_object_get_ex(latency, h->key, &o) ? hist_add(&fh, o) : 0;
+	if (r <= 0)
+		return r;
+	family(w, h->name, "histogram", "seconds", h->help);
+	return hist_samples(w, "", &fh);
+}
+
+/* ---- per-cgroup series ------------------------------------------------- */
+
+/* The counters of a task row summed per cgroup, in each reclaim window context. */
+static const struct cg_counter {
+	const char *name, *unit, *help, *key;
+	bool ns;
+} cg_counters[] = {
+	{"vmscan_cgroup_reclaims", NULL,
+	 "Reclaim windows begun by the cgroup's tasks (its cgroup read when the task first "
+	 "appeared), by reclaim context.", "reclaims", false},
+	{"vmscan_cgroup_reclaim_seconds", "seconds",
+	 "Time the cgroup's tasks spent in completed reclaim windows, by reclaim context.",
+	 "latency_ns", true},
+	{"vmscan_cgroup_scanned_pages", "pages",
+	 "Pages scanned by the cgroup's tasks inside their reclaim windows, by reclaim context.",
+	 "pages_scanned", false},
+	{"vmscan_cgroup_reclaimed_pages", "pages",
+	 "Pages reclaimed by the cgroup's tasks inside their reclaim windows, by reclaim context.",
+	 "pages_reclaimed", false},
+};
+#define NCG (sizeof(cg_counters) / sizeof(cg_counters[0]))
+#define NWIN 4 /* window_ctx[] */
+
+struct cg_agg {
+	uint64_t v[NCG][NWIN];
+	bool null[NCG][NWIN];	/* a task's value unknown: the sum is too */
+	struct fixed_hist stall;
+	uint64_t reclaims;	/* all windows: the cgroup is active */
+};
+
+static void agg_add(struct cg_agg *dst, const struct cg_agg *src)
+{
+	for (size_t f = 0; f < NCG; f++)
+		for (int c = 0; c < NWIN; c++) {
+			dst->v[f][c] += src->v[f][c];
+			dst->null[f][c] |= src->null[f][c];
+		}
+	for (int k = 0; k <= LE_MAX_LOG2; k++)
+		dst->stall.under[k] += src->stall.under[k];
+	dst->stall.total += src->stall.total;
+	dst->stall.sum_ns += src->stall.sum_ns;
+	dst->reclaims += src->reclaims;
+}
+
+/* One task row into a; VMSA_E_CORRUPT when its stall histogram is not one. */
+static int row_add(struct cg_agg *a, json_object *row)
+{
+	for (int c = 0; c < NWIN; c++) {
+		json_object *ctx;
+		if (!json_object_object_get_ex(row, window_ctx[c], &ctx) ||
+		    !json_object_is_type(ctx, json_type_object))
+			continue;
+		for (size_t f = 0; f < NCG; f++) {
+			uint64_t v;
+			if (get_u64(ctx, cg_counters[f].key, &v))
+				a->v[f][c] += v;
+			else
+				a->null[f][c] = true;
+		}
+	}
+	for (int c = 0; c < NWIN; c++)
+		a->reclaims += a->v[0][c];
+	json_object *h;
+	return json_object_object_get_ex(row, "direct_stall_ns", &h) && hist_add(&a->stall, h) < 0
+		       ? VMSA_E_CORRUPT
+		       : 0;
+}
+
+/* A label value as the exposition formats escape it: \\, \", \n. */
+static char *label_value(const char *s)
+{
+	char *out = malloc(2 * strlen(s) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"' || *s == '\n')
+			*o++ = '\\';
+		*o++ = *s == '\n' ? 'n' : *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Admission order: the longest direct stall time first, then memcg reclaim time, reclaims. */
+struct cand {
+	const struct cg_agg *a;
+	const char *name;
+	size_t index;
+};
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *p = x, *q = y;
+	uint64_t a[3] = {p->a->stall.sum_ns, p->a->v[1][1], p->a->reclaims};
+	uint64_t b[3] = {q->a->stall.sum_ns, q->a->v[1][1], q->a->reclaims};
+	for (int i = 0; i < 3; i++)
+		if (a[i] != b[i])
+			return a[i] > b[i] ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+static int name_cmp(const void *x, const void *y)
+{
+	const struct cand *p = x, *q = y;
+	return strcmp(p->name, q->name);
+}
+
+/* The series of the cgroups (own, "other", "unknown") from the document's task rows. */
+static int cgroup_samples(struct writer *w, const struct vmsa_doc *d, json_object *root,
+			  struct vmsa_cgroups *cg)
+{
+	size_t n = vmsa_cgroups_count(cg);
+	struct cg_agg *agg = calloc(n + 2, sizeof(*agg)); /* [n] unknown, [n + 1] other */
+	struct cand *cands = calloc(n + 2, sizeof(*cands));
+	int err = agg && cands ? 0 : VMSA_E_NOMEM;
+	json_object *rows;
+	if (!err && json_object_object_get_ex(root, "processes", &rows) &&
+	    json_object_is_type(rows, json_type_array))
+		for (size_t i = 0; !err && i < json_object_array_length(rows); i++) {
+			json_object *row = json_object_array_get_idx(rows, i), *pid, *comm;
+			long idx = -1;
+			if (json_object_object_get_ex(row, "pid", &pid) &&
+			    json_object_is_type(pid, json_type_int) &&
+			    json_object_object_get_ex(row, "comm", &comm))
+				idx = vmsa_cgroups_index(cg, (int32_t)json_object_get_int64(pid),
+							 json_object_get_string(comm));
+			err = row_add(&agg[idx < 0 ? n : (size_t)idx], row);
+		}
+	/* cgroups with reclaims get series of their own while there is room */
+	size_t nc = 0;
+	for (size_t i = 0; !err && i < n; i++)
+		if (agg[i].reclaims && !vmsa_cgroups_has_series(cg, i))
+			cands[nc++] = (struct cand){&agg[i], vmsa_cgroups_name(cg, i), i};
+	qsort(cands, nc, sizeof(*cands), cand_cmp);
+	for (size_t i = 0; i < nc && vmsa_cgroups_give_series(cg, cands[i].index); i++)
+		;
+	/* the series written: own ones by name, other, unknown */
+	nc = 0;
+	for (size_t i = 0; !err && i < n; i++) {
+		if (vmsa_cgroups_has_series(cg, i))
+			cands[nc++] = (struct cand){&agg[i], vmsa_cgroups_name(cg, i), i};
+		else
+			agg_add(&agg[n + 1], &agg[i]);
+	}
+	if (!err)
+		qsort(cands, nc, sizeof(*cands), name_cmp);
+	if (!err && vmsa_cgroups_series_full(cg))
+		cands[nc++] = (struct cand){&agg[n + 1], "other", n + 1};
+	if (!err && agg[n].reclaims)
+		cands[nc++] = (struct cand){&agg[n], "unknown", n};
+	char **labels = err ? NULL : calloc(nc + 1, sizeof(*labels));
+	if (!err && !labels)
+		err = VMSA_E_NOMEM;
+	size_t lmax = 0;
+	for (size_t i = 0; !err && i < nc; i++) {
+		char *v = label_value(cands[i].name);
+		size_t len = v ? strlen(v) + 16 : 0;
+		if (v && (labels[i] = malloc(len)))
+			snprintf(labels[i], len, "cgroup=\"%s\"", v);
+		else
+			err = VMSA_E_NOMEM;
+		lmax = len > lmax ? len : lmax;
+		free(v);
+	}
+	char *l = err ? NULL : malloc(lmax + 64);
+	if (!err && !l)
+		err = VMSA_E_NOMEM;
+	/* a context the host has seen no reclaim of is left out */
+	bool ctx_on[NWIN];
+	for (int c = 0; c < NWIN; c++) {
+		char p[64];
+		double v;
+		snprintf(p, sizeof(p), "totals.%s.reclaims", window_ctx[c]);
+		ctx_on[c] = vmsa_doc_number(d, p, &v) == 0 && v > 0;
+	}
+	for (size_t f = 0; !err && f < NCG; f++) {
+		const struct cg_counter *k = &cg_counters[f];
+		family(w, k->name, "counter", k->unit, k->help);
+		for (size_t i = 0; i < nc; i++)
+			for (int c = 0; c < NWIN; c++) {
+				const struct cg_agg *a = cands[i].a;
+				if (!ctx_on[c] || a->null[f][c])
+					continue;
+				char val[48];
+				snprintf(l, lmax + 64, "%s,context=\"%s\"", labels[i], window_ctx[c]);
+				if (k->ns)
+					seconds(val, sizeof(val), a->v[f][c]);
+				else
+					count(val, sizeof(val), (double)a->v[f][c]);
+				sample(w, "_total", l, val);
+			}
+	}
+	if (!err && nc && ctx_on[0])
+		family(w, "vmscan_cgroup_direct_stall_seconds", "histogram", "seconds",
+		       "Direct reclaim stalls of the cgroup's tasks: completed direct reclaim windows.");
+	for (size_t i = 0; !err && ctx_on[0] && i < nc; i++)
+		err = hist_samples(w, labels[i], &cands[i].a->stall);
+	free(l);
+	for (size_t i = 0; labels && i < nc; i++)
+		free(labels[i]);
+	free(labels);
+	free(cands);
+	free(agg);
+	return err;
+}
+
+int vmsa_report_openmetrics_cgroups(FILE *f, const struct vmsa_doc *d,
+				    enum vmsa_metrics_format fmt, struct vmsa_cgroups *cg)
 {
 	double version;
 	if (vmsa_doc_number(d, "schema_version", &version) != 0)
 		return VMSA_E_CORRUPT;
-	const json_object *root = vmsa_doc_json(d);
+	json_object *root = (json_object *)vmsa_doc_json(d);
 	json_object *latency;
 	struct writer w = {.f = f, .fmt = fmt};
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
@@ -276,9 +517,16 @@ int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics
 	    json_object_is_type(latency, json_type_object))
 		for (size_t i = 0; !err && i < sizeof(histograms) / sizeof(histograms[0]); i++)
 			err = histogram_samples(&w, latency, &histograms[i]);
+	if (!err && cg)
+		err = cgroup_samples(&w, d, root, cg);
 	if (!err && fmt == VMSA_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	if (!err && (fflush(f) || ferror(f)))
 		err = VMSA_E_IO;
 	return err;
+}
+
+int vmsa_report_openmetrics(FILE *f, const struct vmsa_doc *d, enum vmsa_metrics_format fmt)
+{
+	return vmsa_report_openmetrics_cgroups(f, d, fmt, NULL);
 }

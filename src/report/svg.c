@@ -47,6 +47,12 @@ static void timeline(FILE *f, const struct vmsa_summary *sum)
 	const struct vmsa_timeline *t = &sum->timeline;
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">Pages scanned per second</text>\n", X0,
 		TY0 - 18);
+	if (sum->no_timeline) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" id=\"no-timeline\">not drawn: a JSON summary "
+			   "holds no timeline and no stall marks; draw them from the trace</text>\n",
+			X0 + 10, (TY0 + TY1) / 2);
+		return;
+	}
 	if (!t->n) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\">no pages scanned in this trace</text>\n", X0 + 10,
 			(TY0 + TY1) / 2);

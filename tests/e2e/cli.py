@@ -123,13 +123,15 @@ def test_stdin_and_outputs():
     rows = list(csv.DictReader(open(lpath)))
     # lost-unmatched.txt: one completed direct reclaim (cat-100, 2 ms, order 1) and
     # one kswapd0 awake period (10 ms, order 2 after the re-wake)
+    # (the end events are on CPUs 1 and 0: the cpu column is the end event's)
     got = sorted((x["comm"], x["kind"], int(x["order"]), int(x["duration_ns"]),
-                  int(x["start_ns"]), int(x["end_ns"])) for x in rows)
-    check("--latencies CSV: start, end and duration in ns", got == [
-        ("cat", "direct", 1, 2000000, 20003000000, 20005000000),
-        ("kswapd0", "kswapd", 2, 10000000, 20001000000, 20011000000)], got)
+                  int(x["start_ns"]), int(x["end_ns"]), int(x["pid"]), int(x["cpu"]))
+                 for x in rows)
+    check("--latencies CSV: start, end and duration in ns, pid and cpu", got == [
+        ("cat", "direct", 1, 2000000, 20003000000, 20005000000, 100, 1),
+        ("kswapd0", "kswapd", 2, 10000000, 20001000000, 20011000000, 45, 0)], got)
     check("--latencies header", open(lpath).readline().strip() ==
-          "start_ns,end_ns,duration_ns,pid,comm,kind,order")
+          "start_ns,end_ns,duration_ns,pid,cpu,comm,kind,order")
 
 
 def test_histogram():
@@ -284,6 +286,23 @@ def test_sigint_streaming():
     p.stdin.close()
 
 
+SEP = re.compile(rb"^=== vmscan-analyze (interval (\d+)|total): trace (\S+)\.\.(\S+) s, "
+                 rb"wall (\S+)\.\.(\S+) ===$", re.M)
+
+
+def interval_blocks(out):
+    """The reports of an --interval run: (index or None for the total, trace
+    start, end (None: no event), wall start, end, text), in order."""
+    heads = list(SEP.finditer(out))
+    blocks = []
+    for i, m in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(out)
+        t = [None if x == b"-" else float(x) for x in (m.group(3), m.group(4))]
+        blocks.append((int(m.group(2)) if m.group(2) else None, t[0], t[1],
+                       m.group(5).decode(), m.group(6).decode(), out[m.end():end].decode()))
+    return blocks
+
+
 def test_interval():
     p = subprocess.Popen([TOOL, "--interval", "0.3"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -295,33 +314,168 @@ def test_interval():
     p.stdin.close()
     out = p.stdout.read()
     p.wait(timeout=10)
-    reports = out.count(b"\nSummary\n")
-    check("--interval prints periodic reports and a final one", p.returncode == 0 and
-          reports >= 3, reports)
-    last = out.decode().rsplit("\nSummary\n", 1)[1]
-    check("the final report has every line", summary_value(last, "Direct reclaims") == "5")
-    seps = re.findall(rb"^=== vmscan-analyze interval (\d+\.\d+)\.\.(\d+\.\d+) s ===$", out,
-                      re.M)
-    spans = [(float(a), float(b)) for a, b in seps]
-    check("each interim report starts with a separator naming its trace time",
-          len(seps) == reports - 1 and spans and spans[0][0] == 3.0 and
+    blocks = interval_blocks(out)
+    deltas = [b for b in blocks if b[0] is not None]
+    total = [b for b in blocks if b[0] is None]
+    check("--interval: numbered interval reports, then the total", p.returncode == 0 and
+          len(deltas) >= 3 and [b[0] for b in deltas] == list(range(1, len(deltas) + 1)) and
+          len(total) == 1 and blocks[-1] is total[0] and
+          out.count(b"\nSummary\n") == len(blocks), [b[:5] for b in blocks])
+    counts = [int(summary_value(b[5], "Direct reclaims")) for b in deltas]
+    check("--interval reports deltas: their direct reclaims add up to the total's",
+          sum(counts) == 5 and summary_value(total[0][5], "Direct reclaims") == "5", counts)
+    spans = [(b[1], b[2]) for b in deltas if b[1] is not None]
+    check("each interval names the trace time of its first and last event, in order",
+          spans and spans[0][0] == 3.0 and spans[-1][1] == 7.000005 and
           all(a <= b for a, b in spans) and
-          all(spans[i][1] == spans[i + 1][0] for i in range(len(spans) - 1)), (reports, seps))
+          all(spans[i][1] < spans[i + 1][0] for i in range(len(spans) - 1)) and
+          (total[0][1], total[0][2]) == (3.0, 7.000005), spans)
+    check("the intervals' wall-clock times follow one another",
+          all(deltas[i][4] == deltas[i + 1][3] for i in range(len(deltas) - 1)) and
+          all(b[3] <= b[4] for b in blocks) and total[0][3] <= deltas[0][3] and
+          total[0][4] >= deltas[-1][4] and re.match(r"^\d{4}-\d\d-\d\dT[\d:]{8}\.\d{3}Z$",
+                                                  total[0][3]),
+          [b[3:5] for b in blocks])
+
+    # a reclaim open across a boundary: begun in one interval, ended in a later one
+    iso = " [000] %d.%06d: mm_vmscan_lru_isolate: isolate_mode=0 classzone=1 order=0 " \
+          "nr_requested=32 nr_scanned=%d nr_skipped=0 nr_taken=%d lru=inactive_file\n"
     p = subprocess.Popen([TOOL, "-f", "json", "--interval", "0.3"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    for i in range(3):
-        p.stdin.write(reclaim_lines(10 + i, 3 + i, 1))
-        p.stdin.flush()
-        time.sleep(0.4)
+    p.stdin.write(b"  dd-20" + (" [000] 3.000000: mm_vmscan_direct_reclaim_begin: order=0\n" +
+                                "  dd-20" + iso % (3, 100, 8, 8)).encode())
+    p.stdin.flush()
+    time.sleep(1.0)
+    p.stdin.write(("  dd-20" + iso % (4, 0, 16, 16) + "  dd-20 [000] 4.002000: "
+                   "mm_vmscan_direct_reclaim_end: nr_reclaimed=1\n").encode() +
+                  reclaim_lines(21, 5, 2))
+    p.stdin.flush()
+    time.sleep(0.5)
     p.stdin.close()
     out = p.stdout.read()
     p.wait(timeout=10)
     try:
-        docs = [json.loads(line) for line in out.splitlines()]
+        lines = [json.loads(line) for line in out.splitlines()]
     except ValueError:
-        docs = []
-    check("--format json --interval: one JSON document a line", p.returncode == 0 and
-          len(docs) >= 2 and docs[-1]["totals"]["direct"]["reclaims"] == 3, out[:300])
+        lines = []
+    deltas = [x for x in lines if x["interval"]["kind"] == "delta"]
+    totals = [x for x in lines if x["interval"]["kind"] == "total"]
+    check("--format json --interval: one JSON line a report, each with its interval",
+          p.returncode == 0 and len(deltas) >= 3 and len(totals) == 1 and
+          lines[-1] is totals[0] and deltas[-1]["interval"]["final"] and
+          [x["interval"]["index"] for x in deltas] == list(range(1, len(deltas) + 1)),
+          out[:300])
+    if not deltas:
+        return
+    def direct(x, key):
+        return x["summary"]["totals"]["direct"][key]
+    first = deltas[0]["summary"]
+    late = [x for x in deltas if direct(x, "reclaims_completed")]
+    check("an open reclaim is begun in its first interval, in progress at its end",
+          direct(deltas[0], "reclaims") == 1 and direct(deltas[0], "in_progress") == 1 and
+          direct(deltas[0], "pages_scanned") == 8 and
+          deltas[0]["interval"]["first_event_ns"] == 3000000000 and
+          deltas[0]["interval"]["last_event_ns"] == 3000100000 and
+          first["latency"]["direct_stall_ns"]["count"] == 0, first["totals"]["direct"])
+    end = late[0] if late else None
+    stall = end and end["summary"]["latency"]["direct_stall_ns"]
+    check("...and completed in the interval its end falls in (no unmatched end; the stall "
+          "statistics of that interval only)", end is not None and
+          direct(end, "reclaims_completed") == 3 and direct(end, "reclaims") == 2 and
+          direct(end, "pages_scanned") == 16 and end["summary"]["totals"]["unmatched_ends"] == 0
+          and stall["count"] == 3 and stall["max_ns"] == 1002000000 and stall["min_ns"] == 5000
+          and end["interval"]["first_event_ns"] == 4000000000, end and end["summary"]["totals"])
+    tot = totals[0]["summary"]
+    keys = ("reclaims", "reclaims_completed", "latency_ns", "pages_scanned")
+    sums = {k: sum(direct(x, k) or 0 for x in deltas) for k in keys}
+    buckets = {}
+    for x in deltas:
+        for bk in x["summary"]["latency"]["direct_stall_ns"]["buckets"]:
+            buckets[bk["lo_ns"]] = buckets.get(bk["lo_ns"], 0) + bk["count"]
+    check("the deltas add up to the total: counters and histogram buckets",
+          sums == {k: tot["totals"]["direct"][k] for k in keys} and
+          buckets == {bk["lo_ns"]: bk["count"]
+                      for bk in tot["latency"]["direct_stall_ns"]["buckets"]} and
+          sums["reclaims"] == 3, (sums, tot["totals"]["direct"]))
+
+
+def test_max_tasks_row():
+    """--max-tasks: the overflow row is pid null, other_tasks true, in JSON; merge keeps
+    the overflow rows of two hosts together and apart from real tasks."""
+    paths = []
+    for host, pids in (("a", (10, 11, 12, 13)), ("b", (11, 20, 21))):
+        path = os.path.join(WORK, "many-%s.txt" % host)
+        with open(path, "wb") as f:
+            for i, pid in enumerate(pids):
+                f.write(reclaim_lines(pid, 3 + i, 1))
+        paths.append(path)
+    js = []
+    for path in paths:
+        r = run(["-q", "-f", "json", "--max-tasks", "2", path])
+        js.append(os.path.join(WORK, os.path.basename(path) + ".json"))
+        with open(js[-1], "wb") as f:
+            f.write(r.stdout)
+    doc = json.load(open(js[0]))
+    rows = {(p["comm"], p["pid"]): p for p in doc["processes"]}
+    other = rows.get(("(other tasks)", None))
+    check("--max-tasks: the overflow row has pid null and other_tasks true",
+          other is not None and other.get("other_tasks") is True and
+          other["direct"]["reclaims"] == 2 and
+          all("other_tasks" not in p for p in doc["processes"] if p is not other) and
+          all(p["pid"] is not None for p in doc["processes"] if p is not other), rows.keys())
+    r = run(["merge", js[0], js[1]])
+    try:
+        merged = json.loads(r.stdout)["processes"]
+    except ValueError:
+        merged = []
+    got = sorted(((p["comm"], p["pid"], p.get("other_tasks", False),
+                   p["direct"]["reclaims"]) for p in merged), key=str)
+    check("merge: the hosts' overflow rows add up into one, pid null; real tasks stay apart",
+          r.returncode == 0 and got == sorted([("(other tasks)", None, True, 3), ("dd", 10, False, 1),
+                                               ("dd", 11, False, 2), ("dd", 20, False, 1)],
+                                              key=str), got)
+    # a summary by name (--ignore-pid, pid null) merged with one that has an overflow row
+    r = run(["-q", "-f", "json", "--ignore-pid", paths[1]])
+    byname = os.path.join(WORK, "byname.json")
+    with open(byname, "wb") as f:
+        f.write(r.stdout)
+    r = run(["merge", js[0], byname])
+    try:
+        merged = json.loads(r.stdout)["processes"]
+    except ValueError:
+        merged = []
+    got = sorted(((p["comm"], p["pid"], p.get("other_tasks", False),
+                   p["direct"]["reclaims"]) for p in merged), key=str)
+    check("merge: a row without pid is not taken for the overflow row",
+          r.returncode == 0 and got == sorted([("(other tasks)", None, True, 2), ("dd", None, False, 3),
+                                               ("dd", 10, False, 1), ("dd", 11, False, 1)],
+                                              key=str), got)
+    # a real task named "(other tasks)", by name (pid null), is not the overflow row
+    named = os.path.join(WORK, "named-other.txt")
+    with open(named, "w") as f:
+        f.write("  (other tasks)-30 [000] 3.000000: mm_vmscan_direct_reclaim_begin: order=0\n"
+                "  (other tasks)-30 [000] 3.000005: mm_vmscan_direct_reclaim_end: "
+                "nr_reclaimed=1\n")
+    r = run(["-q", "-f", "json", "--ignore-pid", named])
+    with open(byname, "wb") as f:
+        f.write(r.stdout)
+    r = run(["merge", js[0], byname])
+    try:
+        merged = json.loads(r.stdout)["processes"]
+    except ValueError:
+        merged = []
+    got = sorted(((p["comm"], p["pid"], p.get("other_tasks", False),
+                   p["direct"]["reclaims"]) for p in merged), key=str)
+    check("merge: a task named (other tasks) stays apart from the overflow row",
+          r.returncode == 0 and got == sorted([("(other tasks)", None, True, 2),
+                                               ("(other tasks)", None, False, 1),
+                                               ("dd", 10, False, 1), ("dd", 11, False, 1)],
+                                              key=str), got)
+    r = run(["compare", js[0], js[1]])
+    c = run(["check", "-t", "totals.tasks_folded <= 2", js[0]])
+    check("compare and check read summaries with the overflow row",
+          r.returncode == 0 and b"Direct reclaims" in r.stdout and c.returncode == 0,
+          (r.returncode, c.returncode, r.stderr[-200:], c.stdout[-200:]))
 
 
 def test_sigterm():
@@ -336,14 +490,62 @@ def test_sigterm():
           summary_value(out.decode(), "Direct reclaims") == "2", out[-200:])
 
 
+def test_unwrap():
+    """--unwrap: the wrapped sample reads as its lines did whole, also from a pipe whose
+    next line comes later than a broken first line (the decoder waits for it)."""
+    wrapped = fx("wrapped-mail.txt")
+    text = open(wrapped, "rb").read()
+    r = run(["-f", "json", wrapped])
+    d = json.loads(r.stdout)
+    check("a wrapped trace is said so on stderr, with the count",
+          b"the trace looks wrapped: 7 events are broken over several lines; try --unwrap"
+          in r.stderr, r.stderr)
+    check("... and in a JSON note",
+          any(n.startswith("wrapped:") for n in d["notes"]), d["notes"])
+    whole = []
+    for line in text.decode().split("\n"):
+        if line.startswith("#") or not line:
+            continue
+        if line.lstrip().split(" ")[0].rsplit("-", 1)[-1].isdigit() and "[" in line:
+            whole.append(line)
+        else:
+            whole[-1] += " " + line
+    w = run(["-f", "json", "-"], data=("\n".join(whole) + "\n").encode())
+    u = run(["-f", "json", "--unwrap", wrapped])
+    du, dw = json.loads(u.stdout), json.loads(w.stdout)
+    check("--unwrap: the totals of the lines whole", du["totals"] == dw["totals"],
+          (du["totals"], dw["totals"]))
+    tr = du["input"]["sources"][0]["traits"]
+    check("--unwrap counts what it joined", tr.get("unwrapped_events") == 7 and
+          tr.get("unwrapped_lines") == 10 and "wrapped_events" not in tr, tr)
+    check("--unwrap says so on stderr", b"--unwrap joined 7 events" in u.stderr, u.stderr)
+    # from a pipe: the first line of an event comes alone, its rest later
+    cut = text.index(b"mm_vmscan_lru_isolate:\n") + len(b"mm_vmscan_lru_isolate:\n")
+    p = subprocess.Popen([TOOL, "-f", "json", "--unwrap", "-"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdin.write(text[:cut])
+    p.stdin.flush()
+    time.sleep(0.3)
+    p.stdin.write(text[cut:])
+    p.stdin.close()
+    out = p.stdout.read()
+    p.wait()
+    dp = json.loads(out)
+    check("--unwrap from a pipe, a line's rest coming later",
+          dp["totals"] == dw["totals"] and
+          dp["input"]["sources"][0]["traits"].get("unwrapped_events") == 7,
+          dp["input"]["sources"][0]["traits"])
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
     os.makedirs(WORK, exist_ok=True)
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
               test_histogram, test_progress_only_on_a_terminal,
-              test_hostile_input, test_sigint_streaming, test_interval, test_sigterm,
-              test_live_without_root):
+              test_hostile_input, test_sigint_streaming, test_interval,
+              test_max_tasks_row, test_sigterm,
+              test_live_without_root, test_unwrap):
         t()
     passed = sum(1 for _, ok in results if ok)
     failed = len(results) - passed

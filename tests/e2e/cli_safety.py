@@ -21,6 +21,8 @@ import json
 import os
 import pty
 import random
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -68,6 +70,11 @@ def test_outputs_never_destroy_inputs(names):
               r.returncode == 2 and b"recorded trace" in r.stderr and b"--force" in r.stderr,
               (r.returncode, r.stderr))
         check("%s victim.dat: victim.dat byte-identical" % opt, digest(victim) == before)
+    # there is no -o: an unknown option, refused before anything is read or written
+    r = run(["-o", "victim.dat"], data=stdin_trace, cwd=d)
+    check("-o victim.dat: an unknown option, exit 2, victim.dat byte-identical",
+          r.returncode == 2 and digest(victim) == before and listing(d) == ["victim.dat"],
+          (r.returncode, r.stderr, listing(d)))
     for opt in ("--json", "--svg", "--latencies"):
         r = run([opt, "victim.dat", "victim.dat"], cwd=d)
         check("%s naming the input itself is refused, exit 2" % opt,
@@ -347,6 +354,52 @@ def test_no_silent_options(names, summary):
         check("%s still works" % " ".join(args[:4]), r.returncode == 0, r.stderr)
 
 
+def readme_ci_steps():
+    """The check commands of the README's CI section: (CI name, argv, report path)."""
+    text = open(os.path.join(SRC, "README.md")).read()
+    section = text.split("\n### CI\n", 1)[1].split("\n#", 1)[0]
+    steps = []
+    for block in section.split("```yaml\n")[1:]:
+        block = block.split("```", 1)[0]
+        ci = "GitHub Actions" if "uses:" in block else "GitLab CI"
+        lines = block.splitlines()
+        start = next(i for i, l in enumerate(lines) if "vmscan-analyze check" in l)
+        cmd = []
+        for l in lines[start:]:
+            l = l.strip()
+            l = (l[2:] if l.startswith("- ") else l).rstrip("\\").strip()
+            if cmd and (l.endswith(":") or ": " in l and not l.startswith("-t")):
+                break
+            cmd.append(l)
+        argv = shlex.split(" ".join(cmd))
+        report = re.search(r"(?:report_paths|junit): (\S+)", block)
+        steps.append((ci, argv, report and report.group(1)))
+    return steps
+
+
+def test_readme_ci():
+    steps = readme_ci_steps()
+    check("the README's CI section has a GitHub Actions and a GitLab CI step",
+          sorted(ci for ci, _, _ in steps) == ["GitHub Actions", "GitLab CI"], steps)
+    for ci, argv, report in steps:
+        d = os.path.join(WORK, "ci-" + ci.split()[0])
+        os.makedirs(d)
+        shutil.copy(fx("6.1", "dirty-swap", "upstream", "trace.dat"), os.path.join(d, "trace.dat"))
+        r = run([a for a in argv[1:]], cwd=d)
+        junit = argv[argv.index("--junit") + 1] if "--junit" in argv else None
+        try:
+            root = ET.parse(os.path.join(d, junit)).getroot()
+            cases = [c.get("name") for c in root.iter("testcase")]
+        except (OSError, ET.ParseError, TypeError):
+            cases = None
+        thresholds = [argv[i + 1] for i, a in enumerate(argv) if a == "-t"]
+        check("README %s: the step runs check, which writes the JUnit report it publishes "
+              "(one testcase per threshold)" % ci,
+              argv[:2] == ["vmscan-analyze", "check"] and r.returncode in (0, 8) and
+              junit is not None and junit == report and cases == thresholds and thresholds,
+              (argv, r.returncode, r.stderr, report, cases))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -363,6 +416,7 @@ def main():
     test_dev_full(names, summary)
     test_check_fails_closed(names)
     test_no_silent_options(names, summary)
+    test_readme_ci()
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1

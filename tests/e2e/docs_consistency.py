@@ -39,11 +39,11 @@ def main():
         check("subcommand %s in --help, man, completion and README" % sub,
               ("vmscan-analyze %s" % sub) in helptext and ("*vmscan-analyze %s*" % sub) in man
               and sub in comp and ("vmscan-analyze %s" % sub) in readme)
-    codes_help = set(int(c) for c in re.findall(r"(\d) [a-z]", helptext.split("Exit status:")[1]))
-    codes_man = set(int(c) for c in re.findall(r"^\*(\d)\*", man, re.M))
-    codes_readme = set(int(c) for c in re.findall(r"^\| (\d) \|", readme, re.M))
+    codes_help = set(int(c) for c in re.findall(r"(\d+) [a-z]", helptext.split("Exit status:")[1]))
+    codes_man = set(int(c) for c in re.findall(r"^\*(\d+)\*", man, re.M))
+    codes_readme = set(int(c) for c in re.findall(r"^\| (\d+) \|", readme, re.M))
     check("exit statuses: --help, man page and README list the same (%s)" % sorted(codes_help),
-          codes_help == codes_man == codes_readme and codes_help == set(range(10)),
+          codes_help == codes_man == codes_readme and codes_help == set(range(11)),
           (codes_help, codes_man, codes_readme))
 
     prefix = os.path.join(work, "prefix")

@@ -119,6 +119,33 @@ def by_task(rows, other):
     return out
 
 
+def renamed_pids(doc):
+    """Pids the analysis has under several names (other than "<...>")."""
+    names = {}
+    for k in ("processes", "kswapd"):
+        for r in doc[k]:
+            if r["comm"] != "<...>":
+                names.setdefault(r["pid"], set()).add(r["comm"])
+    return {p for p, n in names.items() if len(n) > 1}
+
+
+def by_pid(rows):
+    """Rows' counts added up per pid (numbers summed, nulls kept as null)."""
+    def plus(a, b):
+        if isinstance(a, dict) and isinstance(b, dict):
+            return {k: plus(a.get(k), b.get(k)) for k in set(a) | set(b)}
+        if a is None or b is None:
+            return a if b is None else b
+        if isinstance(a, bool) or not isinstance(a, (int, float)):
+            return a
+        return a + b
+    out = {}
+    for r in rows:
+        row = counts_only({k: v for k, v in r.items() if k not in ("comm", "pid")})
+        out[r["pid"]] = plus(out[r["pid"]], row) if r["pid"] in out else row
+    return out
+
+
 def latencies(tool, path, work, tag):
     """Completed periods per (pid, kind), in order, from --latencies."""
     csv_path = os.path.join(work, "lat-%s.csv" % tag)
@@ -135,8 +162,20 @@ def latencies(tool, path, work, tag):
     return out
 
 
+# flusher_writeback: the flushers write whenever they like (periodic writeback
+# of the results disk, say), and the text, trace.dat and live recordings start
+# seconds apart, so each sees passes the others may not: not compared between
+# them (a check below asks only that each knows them)
 COUNT_KEYS_SKIP = {"latency_ns", "in_progress_ns", "awake_ns", "awake_in_progress_ns",
-                   "direct_stall_ns", "awake_ns_histogram"}
+                   "direct_stall_ns", "awake_ns_histogram", "flusher_writeback"}
+
+
+def wb_events(doc):
+    """writeback_start/_written events of a summary's complete or unpaired passes"""
+    wb = doc["totals"].get("flusher_writeback") or {}
+    if wb.get("unpaired") is None:
+        return 0
+    return wb["unpaired"] + 2 * sum(v["passes"] for v in wb.values() if isinstance(v, dict))
 
 
 def counts_only(x):
@@ -235,9 +274,26 @@ def main():
             hi = sum(v for o, v in t["direct"]["reclaims_by_order"].items() if int(o) >= 3)
             check("%s: high-order direct reclaim (%d at order >= 3)" % (label, hi), hi > 100)
 
+        # a capture with the flushers' passes has them in every recording
+        wb = [x["totals"]["flusher_writeback"]["unpaired"] for x in (j, b)
+              if "flusher_writeback" in x["totals"]]
+        if any(v is not None for v in wb):
+            check("%s: text and trace.dat both know the flushers' passes" % label,
+                  len(wb) == 2 and None not in wb, wb)
+
         # the trace.dat of the same run
         same = counts_only(j["totals"]) == counts_only(b["totals"]) and all(
             by_task(j[k], b[k]) == by_task(b[k], j[k]) for k in ("processes", "kswapd"))
+        renamed = renamed_pids(j)
+        if renamed and (label, "text") not in KNOWN:
+            # a fresh capture (the QEMU tier) in which trace_pipe named a pid
+            # twice, as KNOWN explains: compare the rows pid by pid
+            print("rows compared pid by pid for %s: the text names pid %s twice (trace_pipe's "
+                  "saved cmdline changed while its events were buffered)" %
+                  (label, ", ".join(str(p) for p in sorted(renamed))))
+            same = ({k: v for k, v in counts_only(j["totals"]).items() if k != "tasks"} ==
+                    {k: v for k, v in counts_only(b["totals"]).items() if k != "tasks"} and
+                    all(by_pid(j[k]) == by_pid(b[k]) for k in ("processes", "kswapd")))
         if (label, "text") in KNOWN:
             same = ({k: v for k, v in counts_only(j["totals"]).items() if k != "tasks"} ==
                     {k: v for k, v in counts_only(b["totals"]).items() if k != "tasks"})
@@ -289,11 +345,17 @@ def main():
                 # live.json was written by the analyzer in the guest, possibly
                 # an older version: compare the fields both have
                 known = known_only(counts_only(t))
+                if renamed:  # the text's rows, not the tasks, are more
+                    known.pop("tasks", None)
+                # the lines analyzed differ by the flushers' passes each saw
+                # (2 events a pass, 1 an unpaired one, and the starts still open
+                # at the end: one a writeback device at most, 3 here)
+                dl = lv["input"]["lines_analyzed"] - j["input"]["lines_analyzed"]
+                dw = wb_events(lv) - wb_events(j)
                 check("%s: live == text on every count" % label,
                       common(counts_only(lv["totals"]), known) ==
-                      common(known, counts_only(lv["totals"])) and
-                      lv["input"]["lines_analyzed"] == j["input"]["lines_analyzed"],
-                      (lv["input"]["lines_analyzed"], j["input"]["lines_analyzed"]))
+                      common(known, counts_only(lv["totals"])) and abs(dl - dw) <= 6,
+                      (lv["input"]["lines_analyzed"], j["input"]["lines_analyzed"], dw))
             else:
                 # a lost event can hide at most one page batch (nr_scanned <= 32
                 # per isolation in these runs, SWAP_CLUSTER_MAX) or one window

@@ -8,8 +8,15 @@ ftrace text format.  Well-formed by construction: every begin has its end,
 every kswapd sleep follows a wake, and only tasks that enter direct reclaim
 wake kswapd (the 2010 script counts wake-ups only for such tasks).
 
+With --short-lived, every direct reclaim and every kswapd wake-up request
+comes from a task of its own (a new pid each time, as on a busy server
+with many short-lived tasks): --tasks N --reclaims R make about 2 N R
+distinct pids.  --pid-base sets the first pid; --reclaim-us bounds how long
+a direct reclaim lasts, and so how many events it has.
+
 usage: gentrace.py [--format 2010|6.1] [--seed N] [--tasks N] [--reclaims N]
-                   [--noise N] [--names perl|any]
+                   [--noise N] [--names perl|any] [--short-lived] [--pid-base N]
+                   [--reclaim-us N]
 """
 import argparse
 import random
@@ -71,7 +78,13 @@ def build(args):
             shrink(ts, cpu, comm, pid, nr, rnd.randrange(0, nr + 1), file)
 
     # direct reclaimers
-    pid = 1000
+    pid = args.pid_base
+    fresh = [args.pid_base]  # the next new pid (--short-lived)
+
+    def new_pid():
+        fresh[0] += 1
+        return fresh[0]
+
     for t in range(args.tasks):
         comm = names[t % len(names)]
         pid += rnd.randrange(1, 50)
@@ -79,13 +92,16 @@ def build(args):
         ts = 1000000 + rnd.randrange(100000)
         for _ in range(rnd.randrange(1, args.reclaims + 1)):
             ts += rnd.randrange(50, 5000)
+            if args.short_lived:
+                pid = new_pid()
             for _ in range(rnd.randrange(0, 3)):
                 ts += 1
+                wpid = new_pid() if args.short_lived else pid
                 zid = "" if fmt61 else "zid=%d " % rnd.randrange(3)
                 f = "nid=0 %sorder=%d" % (zid, rnd.choice([0, 0, 0, 1, 3]))
                 if fmt61:
                     f += " gfp_flags=GFP_HIGHUSER_MOVABLE"
-                events.append((ts, cpu, comm, pid, "mm_vmscan_wakeup_kswapd", f))
+                events.append((ts, cpu, comm, wpid, "mm_vmscan_wakeup_kswapd", f))
             order = rnd.choice([0, 0, 0, 0, 1, 2, 3, 9])
             ts += 1
             if fmt61:
@@ -93,7 +109,7 @@ def build(args):
             else:
                 f = "order=%d may_writepage=1 gfp_flags=GFP_HIGHUSER_MOVABLE" % order
             events.append((ts, cpu, comm, pid, "mm_vmscan_direct_reclaim_begin", f))
-            end = ts + rnd.randrange(100, 3000)
+            end = ts + rnd.randrange(min(100, args.reclaim_us - 1), args.reclaim_us)
             reclaim_body(ts, cpu, comm, pid, end)
             events.append((end, cpu, comm, pid, "mm_vmscan_direct_reclaim_end",
                            "nr_reclaimed=%d" % rnd.randrange(0, 64)))
@@ -134,6 +150,11 @@ def main():
     ap.add_argument("--reclaims", type=int, default=6)
     ap.add_argument("--noise", type=int, default=20)
     ap.add_argument("--names", choices=["perl", "any"], default="perl")
+    ap.add_argument("--short-lived", action="store_true",
+                    help="a new pid for every direct reclaim and wake-up request")
+    ap.add_argument("--pid-base", type=int, default=1000)
+    ap.add_argument("--reclaim-us", type=int, default=3000,
+                    help="longest direct reclaim (its length in events)")
     args = ap.parse_args()
     out = sys.stdout
     out.write("# tracer: nop\n#\n")

@@ -21,6 +21,13 @@ Exits 77 (skipped) when promtool, prometheus-node-exporter or
 python3-prometheus-client is not installed (scripts/install-deps.sh).
 
 usage: openmetrics.py TOOL SOURCE_DIR WORKDIR
+       openmetrics.py --capture TOOL SOURCE_DIR WORKDIR RESULT_DIR...
+The second form checks fresh kernel/run captures (the QEMU tier): the guest's
+live --openmetrics-file --interval 1 (kernel/guest/init) against the guest's
+/proc/vmstat deltas by fixtures_vmstat.py's rules (6.1, classic LRU), every
+copy of the file taken while it was rewritten whole and never going down, the
+per-cgroup series adding up to the host totals with the memcg hog's cgroup
+named.  (--listen is checked here, on a stream: the guest has no network.)
 """
 import glob
 import json
@@ -31,6 +38,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 results = []
@@ -77,6 +85,7 @@ def expected_samples(summary):
     rows = []
     for ctx in ("direct", "memcg", "memcg_softlimit", "node"):
         rows.append(("vmscan_reclaims_total", {"context": ctx}, "totals.%s.reclaims" % ctx))
+        rows.append(("vmscan_reclaim_retries_total", {"context": ctx}, "totals.%s.retries" % ctx))
     for ctx in ("direct", "kswapd", "memcg", "outside_reclaim"):
         for t, key in (("file", "_file"), ("anon", "_anon"), ("unknown", "_unsplit")):
             rows.append(("vmscan_scanned_pages_total", {"context": ctx, "type": t},
@@ -309,11 +318,259 @@ def interval_stream(tool, src, work):
           first and first[:300])
     check("after the stream the file has the whole trace's counts",
           direct(final) == whole, (direct(final), whole))
-    check("with --openmetrics-file, interval reports are not printed, the final one is",
-          p.returncode == 0 and out.count('"schema"') == 1, out[:300])
+    try:
+        plain = json.loads(out).get("schema") == "vmscan-analyze/summary"
+    except ValueError:
+        plain = False
+    check("with --openmetrics-file, interval reports are not printed, the final one is, "
+          "as a plain summary", p.returncode == 0 and out.count('"schema"') == 1 and plain,
+          out[:300])
+
+
+def fetch(url, accept=None):
+    """(status, content type, body) of a GET."""
+    req = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as u:
+            return u.status, u.headers.get("Content-Type"), u.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), e.read().decode()
+
+
+def promtool_lint(text):
+    r = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
+                       text=True, timeout=60)
+    return r.returncode == 0 and not r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def direct_reclaims(text):
+    for line in (text or "").splitlines():
+        if line.startswith('vmscan_reclaims_total{context="direct"} '):
+            return int(line.split()[1])
+    return None
+
+
+def listen_stream(tool, src, work):
+    """--listen on a stream: GET /metrics serves each interval's metrics while it is read."""
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+    r = subprocess.run([tool, "--interval", "1", "--listen", "127.0.0.1:0", "/dev/null"],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode == 2 and "built without libmicrohttpd" in r.stderr:
+        check("--listen is refused, saying why, by a build without libmicrohttpd", True)
+        return
+    check("--listen on an input that ends at once exits 0", r.returncode == 0, r.stderr)
+    r = subprocess.run([tool, "--listen", "127.0.0.1:0", "/dev/null"], capture_output=True,
+                       text=True, timeout=60)
+    check("--listen without --interval is a usage error", r.returncode == 2 and
+          "--listen needs --interval" in r.stderr, (r.returncode, r.stderr))
+    r = subprocess.run([tool, "--interval", "1", "--listen", "9101", "/dev/null"],
+                       capture_output=True, text=True, timeout=60)
+    check("--listen without ADDR:PORT is a usage error", r.returncode == 2, r.stderr)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    r = subprocess.run([tool, "--interval", "1", "--listen", "127.0.0.1:%d" %
+                        busy.getsockname()[1], "/dev/null"],
+                       capture_output=True, text=True, timeout=60)
+    busy.close()
+    check("--listen on a port in use fails (status 1) saying so",
+          r.returncode == 1 and "cannot listen there" in r.stderr, (r.returncode, r.stderr))
+
+    trace = os.path.join(src, "fixtures", "synthetic", "6.1-mixed.txt")
+    lines = open(trace).read().splitlines(True)
+    half = len(lines) // 2
+    whole = json.loads(subprocess.run([tool, "-q", "-f", "json", trace], capture_output=True,
+                                      text=True, check=True).stdout)["totals"]["direct"]["reclaims"]
+    # interval reports go to stdout (JSON Lines): a file, which never fills up
+    out_path = os.path.join(work, "listen.out")
+    out_file = open(out_path, "w")
+    p = subprocess.Popen([tool, "--interval", "0.2", "--listen", "127.0.0.1:0", "-f", "json",
+                          "-"], stdin=subprocess.PIPE, stdout=out_file,
+                         stderr=subprocess.PIPE, text=True)
+    out_file.close()
+    try:
+        said = p.stderr.readline()
+        port = said.rsplit(":", 1)[-1].split("/")[0] if "/metrics" in said else None
+        check("--listen says where it serves (%s)" % said.strip(), port and port.isdigit())
+        if not port:
+            return
+        url = "http://127.0.0.1:%s" % port
+        st, ctype, body = fetch(url + "/metrics")
+        check("before any interval, /metrics serves the counts of nothing (200, %s)" % ctype,
+              st == 200 and ctype.startswith("text/plain; version=0.0.4") and
+              direct_reclaims(body) == 0, (st, body[:300]))
+        p.stdin.write("".join(lines[:half]))
+        p.stdin.flush()
+        part, deadline = None, time.time() + 30
+        while time.time() < deadline and not part:
+            time.sleep(0.3)
+            st, ctype, body = fetch(url + "/metrics")
+            part = body if st == 200 and (direct_reclaims(body) or 0) > 0 else None
+        check("while the stream is read, /metrics serves an interval's counts (%s of %d)" %
+              (direct_reclaims(part), whole), part and direct_reclaims(part) < whole)
+        ok, lint = promtool_lint(part or "")
+        check("promtool check metrics accepts the served text", ok, lint)
+        st, ctype, om = fetch(url + "/metrics", "application/openmetrics-text; version=1.0.0")
+        try:
+            list(text_string_to_metric_families(om))
+            err = None
+        except Exception as e:  # the parser raises ValueError and others
+            err = e
+        check("Accept: application/openmetrics-text gets OpenMetrics (%s)" % ctype,
+              st == 200 and ctype.startswith("application/openmetrics-text") and err is None and
+              om.endswith("# EOF\n"), (st, ctype, err))
+        st, _, _ = fetch(url + "/other")
+        check("another path is 404", st == 404, st)
+        p.stdin.write("".join(lines[half:]))
+        p.stdin.flush()
+        full, deadline = None, time.time() + 30
+        while time.time() < deadline and not full:
+            time.sleep(0.3)
+            st, ctype, body = fetch(url + "/metrics")
+            full = body if direct_reclaims(body) == whole else None
+        check("after the whole stream, /metrics serves the whole trace's counts (%d)" % whole,
+              full is not None)
+        p.stdin.close()
+        p.wait(timeout=60)
+        out = open(out_path).read().splitlines()
+        last = json.loads(out[-1]) if out else {}
+        check("--listen: the total is printed after the interval deltas, status 0",
+              p.returncode == 0 and len(out) > 2 and
+              last.get("interval", {}).get("kind") == "total" and
+              last["summary"]["totals"]["direct"]["reclaims"] == whole,
+              (p.returncode, len(out)))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def prom_samples(text):
+    """{(name, frozenset(labels)): value} of Prometheus text."""
+    from prometheus_client.parser import text_string_to_metric_families
+    return samples_of(text_string_to_metric_families(text))[0]
+
+
+def totals_of(vals):
+    """The metrics as the JSON summary's totals, for fixtures_vmstat.rows()."""
+    def get(name, **labels):
+        return vals.get((name, frozenset(labels.items())))
+
+    def add(*v):
+        return None if any(x is None for x in v) else int(sum(v))
+    t = {}
+    for ctx in ("direct", "kswapd", "memcg", "memcg_softlimit", "node", "outside_reclaim"):
+        t[ctx] = {k: add(*(get("vmscan_%s_pages_total" % m, context=ctx, type=ty)
+                           for ty in ("file", "anon", "unknown")))
+                  for k, m in (("pages_scanned", "scanned"), ("pages_reclaimed", "reclaimed"))}
+        t[ctx]["reclaims"] = get("vmscan_reclaims_total", context=ctx)
+        t[ctx]["retries"] = get("vmscan_reclaim_retries_total", context=ctx)
+        t[ctx]["writes"] = {"pages": get("vmscan_written_pages_total", context=ctx)}
+    return t
+
+
+def monotonic(series):
+    """The first (earlier, later, sample) where a counter went down, else None."""
+    for a, b in zip(series, series[1:]):
+        for k, v in a[1].items():
+            if k in b[1] and b[1][k] < v:
+                return a[0], b[0], k, v, b[1][k]
+    return None
+
+
+def check_copies(label, paths):
+    """Every copy is whole (promtool, the parser, the families), counters only grow."""
+    bad, seen = [], []
+    for path in paths:
+        text = open(path).read()
+        ok, lint = promtool_lint(text)
+        try:
+            vals = prom_samples(text)
+        except Exception as e:  # a cut file fails to parse
+            vals, lint = {}, "%s %s" % (lint, e)
+        whole = ok and text.endswith("\n") and ("vmscan_input_lines_total", frozenset(
+            {("state", "analyzed")})) in vals
+        if not whole:
+            bad.append((os.path.basename(path), lint[:200], text[-200:]))
+        else:
+            seen.append((os.path.basename(path), vals))
+    check("%s: every one of %d is whole (promtool, parser, last family)" % (label, len(paths)),
+          paths and not bad, bad[:3])
+    down = monotonic(seen)
+    check("%s: no counter ever goes down from one to the next" % label, down is None, down)
+    return seen
+
+
+def check_capture(tool, src, work, d, vmstat):
+    """A QEMU capture whose guest ran live --openmetrics-file --interval 1 (kernel/guest/init)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fixtures_vmstat
+    os.makedirs(work, exist_ok=True)
+    final = open(os.path.join(d, "metrics.prom")).read()
+    ok, lint = promtool_lint(final)
+    check("live's final metrics file: promtool check metrics accepts it", ok, lint)
+    vals = prom_samples(final)
+    lv = json.load(open(os.path.join(d, "live.json")))
+    from prometheus_client.parser import text_string_to_metric_families as prom_families
+    compare_with_summary("live's final metrics file vs its final JSON summary",
+                         list(prom_families(final)), lv)
+    if vmstat:
+        vm = fixtures_vmstat.delta(d, "vmstat.before", "vmstat.after")
+        cg = fixtures_vmstat.delta(d, "memory.stat.before", "memory.stat.after")
+        lost = lv["input"]["events_lost"] + lv["input"]["lines_lost_markers"]
+        for name, ours, kernel in fixtures_vmstat.rows(totals_of(vals), vm, cg):
+            check("live's metrics file: %s (%s vs %d, %d lost)" % (name, ours, kernel, lost),
+                  ours is not None and abs(ours - kernel) <= lost * 32)
+    copies = sorted(glob.glob(os.path.join(d, "metrics-copies", "*.prom")))
+    seen = check_copies("copies of the metrics file taken every 0.2 s", copies)
+    key = ("vmscan_input_lines_total", frozenset({("state", "analyzed")}))
+    done = vals.get(key)
+    during = [v[key] for _, v in seen if 0 < v[key] < done]
+    check("the file was rewritten while the workload ran (%d copies, %d of them between the "
+          "first event and the last)" % (len(seen), len(during)), len(during) >= 1)
+    # per cgroup: the memcg hog ran in /hog; every family adds up to the host's
+    hog = vals.get(("vmscan_cgroup_reclaims_total",
+                    frozenset({("cgroup", "/hog"), ("context", "memcg")})))
+    memcg = vals.get(("vmscan_reclaims_total", frozenset({("context", "memcg")})))
+    # a cgroup is read when live first handles the task's events: a hog that
+    # exited before that (live drains behind the workload on a slow TCG
+    # guest) is "unknown", as documented; it is never another cgroup
+    unknown = vals.get(("vmscan_cgroup_reclaims_total",
+                        frozenset({("cgroup", "unknown"), ("context", "memcg")}))) or 0
+    check("cgroup=\"/hog\" did every memcg reclaim whose task's cgroup was read "
+          "(%s of %s; %s unknown)" % (hog, memcg, unknown),
+          memcg and (hog or 0) + unknown == memcg)
+    bad = []
+    for fam, host, ctxs in (("vmscan_cgroup_reclaims_total", "vmscan_reclaims_total",
+                             ("direct", "memcg")),
+                            ("vmscan_cgroup_scanned_pages_total", "vmscan_scanned_pages_total",
+                             ("direct", "memcg")),
+                            ("vmscan_cgroup_reclaimed_pages_total",
+                             "vmscan_reclaimed_pages_total", ("direct", "memcg"))):
+        for ctx in ctxs:
+            per = sum(v for (n, l), v in vals.items() if n == fam and ("context", ctx) in l)
+            whole = sum(v for (n, l), v in vals.items() if n == host and ("context", ctx) in l)
+            if per != whole:
+                bad.append((fam, ctx, per, whole))
+    per = sum(v for (n, l), v in vals.items() if n == "vmscan_cgroup_direct_stall_seconds_count")
+    whole = vals.get(("vmscan_direct_stall_seconds_count", frozenset()))
+    if per != whole:
+        bad.append(("stall count", per, whole))
+    cgroups = sorted({dict(l)["cgroup"] for (n, l) in vals if n.startswith("vmscan_cgroup_")})
+    check("per-cgroup series add up to the host's totals (cgroups %s)" % cgroups,
+          cgroups and not bad, bad)
 
 
 def main():
+    if sys.argv[1] == "--capture":
+        tool, src, work = sys.argv[2:5]
+        for d in sys.argv[5:]:
+            meta = json.load(open(os.path.join(d, "metadata.json")))
+            check_capture(tool, src, work, d, meta.get("lru_gen") == "off" and
+                          meta["kernel_release"].startswith("6.1."))
+        passed = sum(results)
+        print("%d passed, %d failed" % (passed, len(results) - passed))
+        return 0 if passed == len(results) else 1
     tool, src, work = sys.argv[1:4]
     missing = [t for t in ("promtool", "prometheus-node-exporter") if not shutil.which(t)]
     try:
@@ -352,6 +609,7 @@ def main():
     node_exporter(tool, up, json.loads(subprocess.run(
         [tool, "-q", "-f", "json", up], capture_output=True, text=True, check=True).stdout), work)
     interval_stream(tool, src, work)
+    listen_stream(tool, src, work)
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1

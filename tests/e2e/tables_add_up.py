@@ -1,16 +1,22 @@
 #!/usr/bin/python3
 """The classic tables add up to the Summary block, on every fixture.
 
-For each fixture (real captures as text and trace.dat, hand-made and
-synthetic text) and with --ignore-pid: every column of the process table
-sums to its Summary line (direct reclaims, wake-up requests, pages scanned
-and reclaimed, sync and async writes, stall time to the rounding of the
-printed figures), and every column of the kswapd table to the kswapd lines.
-A task or kswapd thread left out of a table would make its column short.
+For each fixture (every real capture under fixtures/6.1, 6.1-mglru, 6.12
+and 6.12-mglru as text and trace.dat, every hand-made and synthetic text),
+plain, with --ignore-pid and with --top 2 --sort pages_scanned, and the text
+ones also with a time window (--since/--until around the middle third) and
+with --pid of the busiest direct reclaimer: every column of the process
+table sums to its Summary line (direct reclaims, wake-up requests, pages
+scanned and reclaimed, sync and async writes, stall time to the rounding
+of the printed figures), and every column of the kswapd table to the
+kswapd lines; with --top the "(N others)" row carries the rest. Without
+--top, every task of the JSON summary with direct reclaim figures or
+wake-up requests has a process row, and every kswapd thread a kswapd row.
 
 usage: tables_add_up.py TOOL SOURCE_DIR WORKDIR
 """
 import glob
+import json
 import lzma
 import os
 import shutil
@@ -80,6 +86,36 @@ def summary(lines):
     return out
 
 
+def in_process_table(row):
+    """A JSON row with direct reclaim figures or wake-up requests."""
+    d = row.get("direct")
+    if not d:
+        return False
+    w = d["writes"]
+    return bool(d["reclaims"] or row.get("wakeup_kswapd_requests") or d["pages_scanned"] or
+                d["pages_reclaimed"] or d["latency_ns"] or w["file_async"] or w["anon_async"] or
+                w["file_sync"] or w["anon_sync"])
+
+
+def variants(tool, path):
+    """The option sets each input is reported with."""
+    out = [[], ["--ignore-pid"], ["--top", "2", "--sort", "pages_scanned"],
+           ["--ignore-pid", "--top", "1"]]
+    if path.endswith(".dat"):
+        return out
+    j = json.loads(subprocess.run([tool, "-q", "-f", "json", path], capture_output=True,
+                                  text=True).stdout)
+    first, last = j["input"]["first_timestamp_ns"], j["input"]["last_timestamp_ns"]
+    if first is not None and last > first:
+        a, b = first + (last - first) // 3, first + 2 * (last - first) // 3
+        out.append(["--since", "%d.%09d" % divmod(a, 10**9),
+                    "--until", "%d.%09d" % divmod(b, 10**9)])
+    busy = max(j["processes"], key=lambda r: (r["direct"]["reclaims"], r["comm"]), default=None)
+    if busy and busy["pid"] is not None:
+        out.append(["--pid", str(busy["pid"]), "--top", "1"])
+    return out
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -95,10 +131,24 @@ def main():
     for sub in ("handmade", "synthetic"):
         inputs += sorted(glob.glob(os.path.join(src, "fixtures", sub, "*.txt")))
     check("fixtures found", len(inputs) >= 12, inputs)
+    # every fixture directory is read: a capture not found is a test not run
+    for kernel in ("6.1", "6.1-mglru", "6.12", "6.12-mglru"):
+        dirs = glob.glob(os.path.join(src, "fixtures", kernel, "*", "*"))
+        for kind, name in (("text", "trace.txt.xz"), ("trace.dat", "trace.dat")):
+            want = sum(1 for d in dirs if os.path.exists(os.path.join(d, name)))
+            if kind == "text":
+                got = [i for i in inputs if "_fixtures_%s_" % kernel in os.path.basename(i)]
+            else:
+                got = [i for i in inputs if os.sep + os.path.join("fixtures", kernel, "") in i]
+            check("fixtures/%s: its %d %s captures" % (kernel, want, kind),
+                  want > 0 and len(got) == want, got)
+    for sub, n in (("handmade", 4), ("synthetic", 2)):
+        got = [i for i in inputs if os.sep + sub + os.sep in i]
+        check("fixtures/%s: %d traces" % (sub, len(got)), len(got) >= n, got)
     for path in inputs:
-        for extra in ([], ["--ignore-pid"]):
+        for extra in variants(tool, path):
             label = os.path.relpath(path, src if path.startswith(src) else work) + \
-                (" " + extra[0] if extra else "")
+                (" " + " ".join(extra) if extra else "")
             p = subprocess.run([tool, "-q"] + extra + [path], capture_output=True, text=True)
             lines = p.stdout.splitlines()
             s = summary(lines)
@@ -132,6 +182,16 @@ def main():
                 bad.append(("time stalled", stall, total))
             check("%s: %d process and %d kswapd rows add up" % (label, len(proc), len(ksw)),
                   not bad, bad)
+            if "--top" in extra:
+                continue
+            j = json.loads(subprocess.run([tool, "-q", "-f", "json"] + extra + [path],
+                                          capture_output=True, text=True).stdout)
+            tasks = [r for r in j["processes"] + j["kswapd"] if in_process_table(r)]
+            check("%s: a process row for each of the %d tasks with direct reclaim figures "
+                  "or wake-up requests, a kswapd row for each of the %d kswapd threads" %
+                  (label, len(tasks), len(j["kswapd"])),
+                  len(proc) == len(tasks) and len(ksw) == len(j["kswapd"]),
+                  (len(proc), len(tasks), len(ksw), len(j["kswapd"])))
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1

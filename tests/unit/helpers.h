@@ -16,6 +16,9 @@ struct run {
 	struct vmsa_totals t;
 };
 
+static inline struct run analyze_source(struct vmsa_source *src,
+					const struct vmsa_stats_options *opts);
+
 /* Analyse @text (or the file @path when text is NULL). */
 static inline struct run analyze(const char *text, const char *path,
 				 const struct vmsa_stats_options *opts)
@@ -34,6 +37,18 @@ static inline struct run analyze(const char *text, const char *path,
 	} else {
 		ck_assert_int_eq(vmsa_source_open_path(&src, path), 0);
 	}
+	r = analyze_source(src, opts);
+	if (tmp)
+		fclose(tmp);
+	return r;
+}
+
+/* Analyse the source src to its end, and close it. */
+static inline struct run analyze_source(struct vmsa_source *src,
+					const struct vmsa_stats_options *opts)
+{
+	struct run r;
+	memset(&r, 0, sizeof(r));
 	struct vmsa_stats *st;
 	ck_assert_int_eq(vmsa_stats_new(&st, opts), 0);
 	struct vmsa_event ev;
@@ -49,8 +64,6 @@ static inline struct run analyze(const char *text, const char *path,
 	vmsa_summary_totals(r.sum, &r.t);
 	vmsa_stats_free(st);
 	vmsa_source_close(src);
-	if (tmp)
-		fclose(tmp);
 	return r;
 }
 

@@ -11,6 +11,10 @@ Suite *source_suite(void);
 Suite *fields_suite(void);
 Suite *catalogue_suite(void);
 Suite *openmetrics_suite(void);
+Suite *interval_suite(void);
+Suite *filter_suite(void);
+Suite *cgroup_suite(void);
+Suite *welch_suite(void);
 
 int main(void)
 {
@@ -23,6 +27,10 @@ int main(void)
 	srunner_add_suite(sr, fields_suite());
 	srunner_add_suite(sr, catalogue_suite());
 	srunner_add_suite(sr, openmetrics_suite());
+	srunner_add_suite(sr, interval_suite());
+	srunner_add_suite(sr, filter_suite());
+	srunner_add_suite(sr, cgroup_suite());
+	srunner_add_suite(sr, welch_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

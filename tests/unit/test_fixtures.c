@@ -88,6 +88,218 @@ START_TEST(test_trace_cmd_report)
 }
 END_TEST
 
+/* the slot of name in a table of names not known, NULL if none */
+static const struct vmsa_name_count *named(const struct vmsa_name_count *tab, const char *name)
+{
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++)
+		if (!strcmp(tab[i].name, name))
+			return &tab[i];
+	return NULL;
+}
+
+START_TEST(test_lru_names_mmotm)
+{
+	struct run r = analyze(NULL, FX("lru-names-mmotm.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 9);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_anon, 48);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_file, 64);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_unknown, 8);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 80);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].pages_scanned, 72);
+	ck_assert(!r.t.scans_missing);
+	const struct vmsa_name_count *lru = r.sum->sources[0].traits.lru_other;
+	uint64_t isolations = 0, pages = 0;
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
+		isolations += lru[i].count;
+		pages += lru[i].pages;
+	}
+	ck_assert_uint_eq(isolations, 5);
+	ck_assert_uint_eq(pages, 152); /* no page lost: 80 + 72 */
+	ck_assert_uint_eq(named(lru, "ia_file")->count, 2);
+	ck_assert_uint_eq(named(lru, "ia_file")->pages, 96);
+	ck_assert_uint_eq(named(lru, "ia_anon")->pages, 32);
+	ck_assert_uint_eq(named(lru, "ac_anon")->pages, 16);
+	ck_assert_uint_eq(named(lru, "odd_list")->pages, 8);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_perf_script_bare)
+{
+	struct run r = analyze(NULL, FX("perf-script-bare.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 5);
+	ck_assert_uint_eq(r.counts.lines_ignored, 3);
+	ck_assert_uint_eq(r.counts.lines_rejected, 1);
+	ck_assert_uint_eq(r.counts.rejected_by_reason[VMSA_REJECT_MISSING_FIELD], 1);
+	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].completed, 1);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
+	for (int o = 0; o < VMSA_MAX_ORDER; o++)
+		ck_assert_uint_eq(j->begins_by_order[VMSA_CTX_DIRECT][o], 0);
+	ck_assert_uint_eq(row(&r, "kworker/2:1", 212)->wakeup_kswapd, 1);
+	ck_assert_uint_eq(k->kswapd_wakeups, 1);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 10000000);
+	/* what the lines do not say is unknown, not 0 */
+	ck_assert_uint_eq(r.sum->ends_without_reclaimed, 1);
+	ck_assert(r.t.scans_missing);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_cut_comm)
+{
+	struct run r = analyze(NULL, FX("cut-comm.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 7);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	ck_assert_uint_eq(r.sum->nrows, 2);
+	const struct vmsa_task_row *j = row(&r, "java", 2113), *k = row(&r, "<...>", 45);
+	ck_assert_uint_eq(j->wakeup_kswapd, 1);
+	ck_assert_uint_eq(j->begins_by_order[VMSA_CTX_DIRECT][3], 1);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].latency_ns, 4000000);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(k->kswapd_wakeups, 1);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 10000000);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_anon, 64);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_unknown_events)
+{
+	struct run r = analyze(NULL, FX("unknown-events.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 8);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 2);
+	ck_assert_uint_eq(r.counts.lines_ignored, 6);
+	ck_assert_uint_eq(r.counts.unknown_vmscan_events, 3);
+	const struct vmsa_name_count *ev = r.sum->sources[0].traits.event_other;
+	ck_assert_uint_eq(named(ev, "mm_vmscan_reclaim_batch")->count, 2);
+	ck_assert_uint_eq(named(ev, "lru_gen_age_node")->count, 1);
+	ck_assert_ptr_null(named(ev, "sched_stat_runtime"));
+	ck_assert_uint_eq(row(&r, "dd", 2001)->ctx[VMSA_CTX_DIRECT].latency_ns, 400000);
+	vmsa_summary_free(r.sum);
+	/* a name of other bytes is counted, not named */
+	r = analyze("  a-1 [000] 1.0: mm_vmscan_\xff\xfe: x=1\n"
+		    "  a-1 [000] 1.0: vmscan:not-a-name: x=1\n", NULL, NULL);
+	ev = r.sum->sources[0].traits.event_other;
+	ck_assert_uint_eq(r.counts.unknown_vmscan_events, 2);
+	ck_assert_uint_eq(named(ev, "(other names)")->count, 2);
+	ck_assert_uint_eq(ev[0].name[0], 0);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_writeback_passes)
+{
+	struct run r = analyze(NULL, FX("writeback-passes.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 17);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 14);
+	ck_assert_int_eq(r.t.writeback_known, 1);
+	/* kworker 58: 1024 - 700 and 700 - (-12) */
+	ck_assert_uint_eq(r.t.writeback_passes[VMSA_WB_VMSCAN], 2);
+	ck_assert_uint_eq(r.t.writeback_pages[VMSA_WB_VMSCAN], 324 + 712);
+	/* kworker 59: LONG_MAX - (LONG_MAX - 100) */
+	ck_assert_uint_eq(r.t.writeback_passes[VMSA_WB_BACKGROUND], 1);
+	ck_assert_uint_eq(r.t.writeback_pages[VMSA_WB_BACKGROUND], 100);
+	/* kworker 60: a written without its start; a reason of a later kernel */
+	ck_assert_uint_eq(r.t.writeback_passes[VMSA_WB_PERIODIC], 0);
+	ck_assert_uint_eq(r.t.writeback_unpaired, 1);
+	ck_assert_uint_eq(r.t.writeback_passes[VMSA_WB_OTHER], 1);
+	ck_assert_uint_eq(r.t.writeback_pages[VMSA_WB_OTHER], 40);
+	/* the last start (try_to_free_pages: reclaim's reason in 3.x) is open */
+	ck_assert_uint_eq(r.t.flusher_wakeups[VMSA_FLUSH_FORWARD], 1);
+	vmsa_summary_free(r.sum);
+	/* try_to_free_pages is reclaim's; a trace without writeback events
+	 * does not know what the flushers wrote */
+	r = analyze("  k-9 [000] 1.0: writeback_start: bdi 8:0: sb_dev 0:0 nr_pages=10 "
+		    "reason=try_to_free_pages\n"
+		    "  k-9 [000] 1.1: writeback_written: bdi 8:0: sb_dev 0:0 nr_pages=4 "
+		    "reason=try_to_free_pages\n", NULL, NULL);
+	ck_assert_uint_eq(r.t.writeback_pages[VMSA_WB_VMSCAN], 6);
+	vmsa_summary_free(r.sum);
+	r = analyze(NULL, FX("names.txt"), NULL);
+	ck_assert_int_eq(r.t.writeback_known, 0);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_wrapped_mail)
+{
+	struct run r = analyze(NULL, FX("wrapped-mail.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 20);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 7);
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 0);
+	vmsa_summary_free(r.sum);
+	/* the same lines, whole: nothing is broken */
+	r = analyze(NULL, FX("names.txt"), NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 0);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_unwrap)
+{
+	struct vmsa_source *src;
+	ck_assert_int_eq(vmsa_source_open_path(&src, FX("wrapped-mail.txt")), 0);
+	vmsa_source_set_unwrap(src, 1);
+	vmsa_source_set_threads(src, 4); /* (not used: unwrap reads serially) */
+	struct run r = analyze_source(src, NULL);
+	const struct vmsa_traits *t = &r.sum->sources[0].traits;
+	ck_assert_uint_eq(t->unwrapped_events, 7);
+	ck_assert_uint_eq(t->unwrapped_lines, 10);
+	ck_assert_uint_eq(t->wrapped_events, 0);
+	/* every line counted: the 17 lines of the 7 events as analyzed */
+	ck_assert_uint_eq(r.counts.lines_read, 20);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 17);
+	ck_assert_uint_eq(r.counts.lines_ignored, 3);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	/* what the lines said whole */
+	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].completed, 1);
+	ck_assert_uint_eq(j->begins_by_order[VMSA_CTX_DIRECT][0], 1);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].latency_ns, 2000000);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].end_nr_reclaimed, 32);
+	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].write[1][0], 1);
+	ck_assert_uint_eq(k->kswapd_wake_by_order[0], 1);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 3000000);
+	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_anon, 64);
+	vmsa_summary_free(r.sum);
+	/* a trace that is whole is left as it is */
+	ck_assert_int_eq(vmsa_source_open_path(&src, FX("names.txt")), 0);
+	vmsa_source_set_unwrap(src, 1);
+	r = analyze_source(src, NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 0);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 10);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 52);
+	vmsa_summary_free(r.sum);
+	/* a line after a broken first line, that does not make an event with it:
+	 * left alone, both lines counted as they are */
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	fputs("            java-3101  [002] .....  7301.000100:\n"
+	      "see the graph: attached\n"
+	      "            java-3101  [002] .....  7301.000200: mm_vmscan_direct_reclaim_end:\n"
+	      "nr_reclaimed=3\n",
+	      f);
+	fflush(f);
+	rewind(f);
+	ck_assert_int_eq(vmsa_source_open_text_fd(&src, fileno(f), "mail"), 0);
+	vmsa_source_set_unwrap(src, 1);
+	r = analyze_source(src, NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 1);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 1);
+	ck_assert_uint_eq(r.counts.lines_read, 4);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 2);
+	ck_assert_uint_eq(r.counts.lines_ignored, 2);
+	ck_assert_uint_eq(r.t.unmatched_ends, 1); /* the end, joined */
+	vmsa_summary_free(r.sum);
+	fclose(f);
+}
+END_TEST
+
 Suite *fixtures_suite(void);
 Suite *fixtures_suite(void)
 {
@@ -97,6 +309,13 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_lost_unmatched);
 	tcase_add_test(tc, test_perf_script);
 	tcase_add_test(tc, test_trace_cmd_report);
+	tcase_add_test(tc, test_lru_names_mmotm);
+	tcase_add_test(tc, test_perf_script_bare);
+	tcase_add_test(tc, test_cut_comm);
+	tcase_add_test(tc, test_unknown_events);
+	tcase_add_test(tc, test_writeback_passes);
+	tcase_add_test(tc, test_wrapped_mail);
+	tcase_add_test(tc, test_unwrap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vmsa/vmsa.h"
+#include "metrics_helpers.h"
 
 /*
  * Stall buckets (ns, inclusive) and where they fall under the bounds
@@ -38,40 +38,13 @@ static const char doc_text[] =
 
 static struct vmsa_doc *load(const char *text)
 {
-	char path[] = "/tmp/vmsa-om-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	struct vmsa_doc *d;
-	ck_assert_int_eq(vmsa_doc_parse_file(&d, path), 0);
-	unlink(path);
-	return d;
+	return doc_from_text(text);
 }
 
 static char *render(const struct vmsa_doc *d, enum vmsa_metrics_format fmt, int *err)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(f);
-	*err = vmsa_report_openmetrics(f, d, fmt);
-	fclose(f);
-	return buf;
+	return render_metrics(d, fmt, NULL, err);
 }
-
-/* line (without its newline) is a whole line of text */
-static int has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	for (const char *p = text; (p = strstr(p, line)); p++)
-		if ((p == text || p[-1] == '\n') && p[n] == '\n')
-			return 1;
-	return 0;
-}
-
-#define HAS(text, line) ck_assert_msg(has_line(text, line), "missing line: %s", line)
-#define HASNT(text, line) ck_assert_msg(!has_line(text, line), "unexpected line: %s", line)
 
 START_TEST(test_openmetrics_lines)
 {

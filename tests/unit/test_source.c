@@ -12,9 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "input/input.h"
+#include "internal.h"
 #include "vmsa/vmsa.h"
 
 struct rec {
@@ -206,11 +209,159 @@ START_TEST(test_hostile_serial_vs_threads)
 }
 END_TEST
 
+/* A trace broken as by a mail (fixtures/handmade/wrapped-mail.txt), its
+ * events cut at every place by where the batches end: the count of broken
+ * events is the serial reader's, whichever worker decodes which batch. */
+START_TEST(test_wrapped_serial_vs_threads)
+{
+	FILE *in = fopen(FIXTURES_DIR "/handmade/wrapped-mail.txt", "r");
+	ck_assert_ptr_nonnull(in);
+	char body[8192];
+	size_t blen = fread(body, 1, sizeof(body), in);
+	fclose(in);
+	ck_assert(blen > 0 && blen < sizeof(body));
+	for (int pad = 0; pad < 4; pad++) {
+		char *path = strdup("/tmp/vmsa-test-source-XXXXXX");
+		int fd = mkstemp(path);
+		ck_assert_int_ge(fd, 0);
+		FILE *f = fdopen(fd, "w");
+		/* the batch ends (near each READ_CHUNK) fall elsewhere in each file */
+		for (int k = 0; k < pad; k++)
+			fprintf(f, "  a-1 [000] 0.%06d: mm_vmscan_kswapd_sleep: nid=0\n", k);
+		for (size_t done = 0; done < (300u << 10); done += blen)
+			fwrite(body, 1, blen, f);
+		/* a head, then its next line unterminated: a batch of its own */
+		fputs("  a-1 [000] 9.000001: mm_vmscan_kswapd_wake:\nnid=0 order=0", f);
+		fclose(f);
+		struct rec serial;
+		record(&serial, path, 1, 1 << 20);
+		ck_assert_uint_gt(serial.traits.wrapped_events, 50);
+		rec_free(&serial);
+		check_file(path, 100);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
 START_TEST(test_not_text_serial_vs_threads)
 {
 	check_output_of("printf 'PERFILE2 and more'", 0);
 	check_output_of("cat " FIXTURES_DIR "/6.1/highalloc/upstream/trace.dat", 0);
 	check_output_of("true", 0);
+}
+END_TEST
+
+/* ---- several inputs as one trace; compressed input ---------------------- */
+
+static struct vmsa_source *text_source(const char *text, int *fd)
+{
+	*fd = memfd_create("vmsa-test", MFD_CLOEXEC);
+	ck_assert_int_ge(*fd, 0);
+	ck_assert_int_eq(write(*fd, text, strlen(text)), (ssize_t)strlen(text));
+	lseek(*fd, 0, SEEK_SET);
+	struct vmsa_source *s;
+	ck_assert_int_eq(vmsa_source_open_text_fd(&s, *fd, "t"), 0);
+	return s;
+}
+
+/* Equal times in input order, each input's own order kept (backwards too),
+ * lost markers after the event before them, every line counted. */
+START_TEST(test_interleave_order)
+{
+	static const char a[] = "# tracer: nop\n"
+				"  a-1 [000] 1.000000: mm_vmscan_kswapd_sleep: nid=0\n"
+				"  a-1 [000] 2.000000: mm_vmscan_kswapd_sleep: nid=0\n"
+				"  a-1 [000] 1.500000: mm_vmscan_kswapd_sleep: nid=0\n";
+	static const char b[] = "CPU 1 is empty\n"
+				"  b-2 [001] 1.000000: mm_vmscan_kswapd_sleep: nid=0\n"
+				"CPU:1 [LOST 5 EVENTS]\n"
+				"  b-2 [001] 1.500000: mm_vmscan_kswapd_sleep: nid=0\n"
+				"  b-2 [001] 2.000000: mm_vmscan_kswapd_sleep: nid=0\n";
+	static const struct {
+		int src, pid;
+		uint64_t ts;
+		bool lost;
+	} want[] = {{0, 1, 1000000000}, {1, 2, 1000000000}, {1, 0, 0, true}, {1, 2, 1500000000},
+		    {0, 1, 2000000000},	{0, 1, 1500000000}, {1, 2, 2000000000}};
+	int fds[2];
+	struct vmsa_source *src[2] = {text_source(a, &fds[0]), text_source(b, &fds[1])};
+	struct vmsa_interleave *m;
+	ck_assert_int_eq(vmsa_interleave_new(&m, src, 2), 0);
+	const struct vmsa_event *e;
+	int which, n = 0, r;
+	while ((r = vmsa_interleave_next(m, &e, &which)) == 0) {
+		struct vmsa_event ev = *e;
+		ck_assert_int_lt(n, (int)(sizeof(want) / sizeof(want[0])));
+		ck_assert_int_eq(which, want[n].src);
+		ck_assert_int_eq(ev.type == VMSA_EV_LOST, want[n].lost);
+		if (!want[n].lost) {
+			ck_assert_int_eq(ev.pid, want[n].pid);
+			ck_assert_uint_eq(ev.ts_ns, want[n].ts);
+		}
+		n++;
+	}
+	ck_assert_int_eq(r, VMSA_E_EOF);
+	ck_assert_int_eq(n, (int)(sizeof(want) / sizeof(want[0])));
+	const struct vmsa_source_counts *ca = vmsa_source_counts(src[0]),
+					*cb = vmsa_source_counts(src[1]);
+	ck_assert_uint_eq(ca->lines_read, 4);
+	ck_assert_uint_eq(ca->lines_ignored, 1);
+	ck_assert_uint_eq(cb->lines_read, 5);
+	ck_assert_uint_eq(cb->lines_ignored, 1);
+	ck_assert_uint_eq(cb->lines_lost_markers, 1);
+	ck_assert_uint_eq(cb->events_lost, 5);
+	vmsa_interleave_free(m);
+	for (int i = 0; i < 2; i++) {
+		vmsa_source_close(src[i]);
+		close(fds[i]);
+	}
+}
+END_TEST
+
+/* A pipe that gives two gzip members a byte at a time at first: its first
+ * bytes are kept for the decompressor, and both members are read. */
+START_TEST(test_compressed_pipe)
+{
+	char *gz = temp_from("(printf '# a\\n  a-1 [000] 1.000000: mm_vmscan_kswapd_sleep: nid=0\\n' "
+			     "| gzip -c; printf '  a-1 [000] 2.000000: mm_vmscan_kswapd_sleep: "
+			     "nid=0\\n' | gzip -c)");
+	FILE *f = fopen(gz, "rb");
+	ck_assert_ptr_nonnull(f);
+	char data[4096];
+	size_t len = fread(data, 1, sizeof(data), f);
+	fclose(f);
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		for (size_t i = 0; i < len; i++) {
+			if (write(p[1], data + i, 1) != 1)
+				_exit(1);
+			if (i < 8)
+				usleep(20000);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	struct vmsa_source *s;
+	ck_assert_int_eq(vmsa_source_open_text_fd(&s, p[0], "-"), 0);
+	struct vmsa_event ev;
+	int n = 0, r;
+	while ((r = vmsa_source_next(s, &ev)) == 0)
+		ck_assert_uint_eq(ev.ts_ns, (uint64_t)++n * 1000000000u);
+	ck_assert_int_eq(r, VMSA_E_EOF);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(vmsa_source_counts(s)->lines_read, 3);
+	ck_assert_int_eq(vmsa_source_traits(s)->compression, VMSA_COMPRESSION_GZIP);
+	ck_assert_uint_eq(vmsa_source_traits(s)->compressed_bytes, len);
+	vmsa_source_close(s);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	unlink(gz);
+	free(gz);
 }
 END_TEST
 
@@ -223,6 +374,12 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_fixtures_serial_vs_threads);
 	tcase_add_test(tc, test_hostile_serial_vs_threads);
 	tcase_add_test(tc, test_not_text_serial_vs_threads);
+	tcase_add_test(tc, test_wrapped_serial_vs_threads);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("inputs");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_interleave_order);
+	tcase_add_test(tc, test_compressed_pipe);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -336,6 +336,186 @@ START_TEST(test_stats_reject_invalid_events)
 }
 END_TEST
 
+
+/* An event of task comm-pid at ts (ns); what it carries is set by the caller. */
+static struct vmsa_event ev_of(enum vmsa_event_type type, const char *comm, int32_t pid,
+			       uint64_t ts)
+{
+	struct vmsa_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.ts_ns = ts;
+	ev.pid = pid;
+	ev.cpu = 0;
+	ev.comm = comm;
+	ev.comm_len = strlen(comm);
+	ev.order = 0;
+	ev.nid = -1;
+	ev.file = -1;
+	ev.sync = -1;
+	ev.ctx = VMSA_CTX_DIRECT;
+	return ev;
+}
+
+/* A direct reclaim of task comm-pid from ts to ts + ns. */
+static void stall(struct vmsa_stats *st, const char *comm, int32_t pid, uint64_t ts, uint64_t ns)
+{
+	struct vmsa_event b = ev_of(VMSA_EV_RECLAIM_BEGIN, comm, pid, ts);
+	struct vmsa_event e = ev_of(VMSA_EV_RECLAIM_END, comm, pid, ts + ns);
+	ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+	ck_assert_int_eq(vmsa_stats_add(st, &e), 0);
+}
+
+static uint64_t completed(const struct vmsa_summary *sum, const char *comm, int32_t pid)
+{
+	const struct vmsa_task_row *r = vmsa_summary_find_task(sum, comm, pid);
+	ck_assert_msg(r != NULL, "no row %s-%d", comm, (int)pid);
+	return r->ctx[VMSA_CTX_DIRECT].completed;
+}
+
+/*
+ * A summary shares the rows of the statistics: taken, then more events
+ * added (to its rows and to new ones, NT tasks: rows in several blocks,
+ * small and mapped)
+ * and a second summary taken, each says what was there when it was taken,
+ * whichever of the three is freed first.  With _i odd the statistics
+ * restart between the two (an interval), a's row going and coming back.
+ */
+START_TEST(test_summaries_share_rows)
+{
+	enum { NT = 2500, NT3 = (NT + 2) / 3 };
+	struct vmsa_stats_options o = {.keep_latency_list = 1};
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, &o), 0);
+	stall(st, "a", 10, 1000, 100);
+	struct vmsa_event open_b = ev_of(VMSA_EV_RECLAIM_BEGIN, "b", 11, 2000);
+	ck_assert_int_eq(vmsa_stats_add(st, &open_b), 0);
+	for (int i = 0; i < NT; i++)
+		stall(st, "t", 100 + i, 3000 + (uint64_t)i * 10, 5);
+	struct vmsa_summary *s1, *s2;
+	ck_assert_int_eq(vmsa_stats_summary(st, &s1), 0);
+	if (_i & 1)
+		ck_assert_int_eq(vmsa_stats_restart(st), 0);
+	stall(st, "a", 10, 50000, 300);
+	struct vmsa_event end_b = ev_of(VMSA_EV_RECLAIM_END, "b", 11, 60000);
+	ck_assert_int_eq(vmsa_stats_add(st, &end_b), 0);
+	for (int i = 0; i < NT; i += 3)
+		stall(st, "t", 100 + i, 100000 + (uint64_t)i * 10, 7);
+	stall(st, "c", 12, 900000, 1);
+	ck_assert_int_eq(vmsa_stats_summary(st, &s2), 0);
+
+	struct vmsa_summary *sums[2] = {s1, s2};
+	void *order[3][3] = {{st, s1, s2}, {s2, st, s1}, {s1, s2, st}};
+	for (int k = 0; k < 3; k++) {
+		void *which = order[_i % 3][k];
+		if (which == st)
+			vmsa_stats_free(st);
+		else
+			vmsa_summary_free(which == s1 ? s1 : s2);
+		for (int j = 0; j < 2; j++) {
+			struct vmsa_summary *s = sums[j];
+			bool freed = false;
+			for (int m = 0; m <= k; m++)
+				freed |= order[_i % 3][m] == s;
+			if (freed)
+				continue;
+			if (s == s1) {
+				/* the first: a's one stall, b open, the NT tasks once, no c */
+				ck_assert_uint_eq(s->nrows, 2 + NT);
+				ck_assert_uint_eq(completed(s, "a", 10), 1);
+				const struct vmsa_task_row *a = vmsa_summary_find_task(s, "a", 10);
+				ck_assert_uint_eq(a->stall.count, 1);
+				ck_assert_uint_eq(a->nlat, 1);
+				ck_assert_uint_eq(a->lat[0].ns, 100);
+				const struct vmsa_task_row *b = vmsa_summary_find_task(s, "b", 11);
+				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].in_progress, 1);
+				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 0);
+				ck_assert_uint_eq(completed(s, "t", 100), 1);
+				ck_assert_uint_eq(completed(s, "t", 100 + NT - 1), 1);
+				ck_assert_ptr_null(vmsa_summary_find_task(s, "c", 12));
+				ck_assert_uint_eq(s->totals.ctx[VMSA_CTX_DIRECT].reclaims_completed, 1 + NT);
+			} else if (_i & 1) {
+				/* after the restart: the new events only; b's window went on */
+				ck_assert_uint_eq(s->nrows, 3 + NT3);
+				ck_assert_uint_eq(completed(s, "a", 10), 1);
+				ck_assert_uint_eq(vmsa_summary_find_task(s, "a", 10)->lat[0].ns, 300);
+				ck_assert_uint_eq(completed(s, "b", 11), 1);
+				ck_assert_uint_eq(completed(s, "t", 100 + NT3 * 3 - 3), 1);
+				ck_assert_ptr_null(vmsa_summary_find_task(s, "t", 101));
+				ck_assert_uint_eq(completed(s, "c", 12), 1);
+			} else {
+				/* the second: everything */
+				ck_assert_uint_eq(s->nrows, 3 + NT);
+				const struct vmsa_task_row *a = vmsa_summary_find_task(s, "a", 10);
+				ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].completed, 2);
+				ck_assert_uint_eq(a->stall.count, 2);
+				ck_assert_uint_eq(a->nlat, 2);
+				ck_assert_uint_eq(a->lat[1].ns, 300);
+				const struct vmsa_task_row *b = vmsa_summary_find_task(s, "b", 11);
+				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].in_progress, 0);
+				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 1);
+				ck_assert_uint_eq(completed(s, "t", 100), 2);
+				ck_assert_uint_eq(completed(s, "t", 101), 1);
+				ck_assert_uint_eq(completed(s, "t", 100 + NT3 * 3 - 3), 2);
+				ck_assert_uint_eq(completed(s, "c", 12), 1);
+			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * The rows of an unindented JSON report are written directly (json_rows.c):
+ * they must be what json-c writes for the same summary (vmsa_doc_write()),
+ * names with bytes to escape or not UTF-8, a kswapd row, the (other tasks)
+ * row, throttling and histogram buckets included.
+ */
+START_TEST(test_json_rows_as_json_c_writes_them)
+{
+	struct vmsa_stats_options o = {.max_tasks = 5};
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, &o), 0);
+	const char *names[] = {"q\"uo\\te/", "ctl\x01\x1f\t\n\r\b\f", "bad\xff\xc0\x80", "\xc3\xa9t\xe2\x82\xac"};
+	for (int i = 0; i < 4; i++)
+		stall(st, names[i], 20 + i, 1000 + (uint64_t)i * 100000, 1 + (uint64_t)i * 40000);
+	struct vmsa_event k = ev_of(VMSA_EV_KSWAPD_WAKE, "kswapd0", 2, 500000);
+	k.nid = 0;
+	k.order = 3;
+	ck_assert_int_eq(vmsa_stats_add(st, &k), 0);
+	k = ev_of(VMSA_EV_KSWAPD_SLEEP, "kswapd0", 2, 900000);
+	k.nid = 0;
+	ck_assert_int_eq(vmsa_stats_add(st, &k), 0);
+	struct vmsa_event t = ev_of(VMSA_EV_THROTTLED, names[0], 20, 910000);
+	t.throttle_reasons = 1u << 1;
+	t.usec_delayed = 1000;
+	ck_assert_int_eq(vmsa_stats_add(st, &t), 0);
+	struct vmsa_event w = ev_of(VMSA_EV_WAKEUP_KSWAPD, "late", -7, 920000);
+	w.order = 2;
+	ck_assert_int_eq(vmsa_stats_add(st, &w), 0); /* folded: past max_tasks */
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_stats_free(st);
+	ck_assert_uint_eq(sum->tasks_folded, 1);
+	char *direct = NULL, *tree = NULL;
+	size_t n1 = 0, n2 = 0;
+	FILE *f = open_memstream(&direct, &n1);
+	ck_assert_int_eq(vmsa_report_json(f, sum, NULL), 0);
+	fclose(f);
+	struct vmsa_doc *d;
+	ck_assert_int_eq(vmsa_doc_from_summary(&d, sum), 0);
+	f = open_memstream(&tree, &n2);
+	ck_assert_int_eq(vmsa_doc_write(f, d, 0), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(direct, "\"other_tasks\":true"));
+	ck_assert_ptr_nonnull(strstr(direct, "\\u0001\\u001f\\t\\n\\r\\b\\f"));
+	ck_assert_str_eq(direct, tree);
+	free(direct);
+	free(tree);
+	vmsa_doc_free(d);
+	vmsa_summary_free(sum);
+}
+END_TEST
+
 Suite *stats_suite(void);
 Suite *stats_suite(void)
 {
@@ -354,6 +534,8 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_counts_partition_lines);
 	tcase_add_test(tc, test_stats_reject_invalid_events);
 	tcase_add_test(tc, test_many_tasks_across_chunks);
+	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
+	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* The JSON summary's task rows written directly (json_rows.c). */
+#ifndef VMSA_JSON_ROWS_H
+#define VMSA_JSON_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../internal.h"
+
+/* Text being written: p[0..n); oom once an allocation failed. */
+struct vmsa_jw {
+	char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+/* Appends row r of sum as json-c writes it without indenting (process_obj()
+ * or kswapd_obj() of json.c, written by json_object_to_json_string_ext()). */
+void vmsa_jw_row(struct vmsa_jw *w, const struct vmsa_summary *sum, const struct vmsa_task_row *r);
+
+/* The n bytes of s as UTF-8 into out (room for 3n): valid sequences kept,
+ * every other byte U+FFFD.  Returns the bytes written. */
+size_t vmsa_utf8_fix(char *out, const char *s, size_t n);
+
+#endif /* VMSA_JSON_ROWS_H */

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tasks' cgroups read from a fake /proc, and the per-cgroup metrics made
+ * from them: labels, escaping, the cap with "other" and "unknown", series
+ * kept once given, sums equal to the host's totals.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "metrics_helpers.h"
+
+static char proc[] = "/tmp/vmsa-proc-XXXXXX";
+
+/* PROC/PID/cgroup with text (NULL: the pid has no directory, it exited). */
+static void fake(int pid, const char *text)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%d", proc, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/cgroup", proc, pid);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_proc(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(proc));
+	fake(101, "0::/system.slice/db.service\n");
+	fake(102, "12:memory:/v1-only\n0::/user.slice/a \"b\"\\c\n");
+	fake(103, "0::/system.slice/db.service\n");
+	fake(105, "4:cpu,cpuacct:/v1\n"); /* no cgroup v2 line */
+	fake(106, "0::/bad\xff name\n");
+}
+
+static void remove_proc(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", proc);
+	ck_assert_int_eq(system(cmd), 0);
+	strcpy(proc, "/tmp/vmsa-proc-XXXXXX");
+}
+
+static const char *find(const struct vmsa_cgroups *cg, int pid, const char *comm)
+{
+	const char *s = vmsa_cgroups_find(cg, pid, comm);
+	return s ? s : "(unknown)";
+}
+
+static void note(struct vmsa_cgroups *cg, int pid, const char *comm)
+{
+	ck_assert_int_eq(vmsa_cgroups_note(cg, pid, comm, strlen(comm)), 0);
+}
+
+START_TEST(test_cgroups_read_once)
+{
+	make_proc();
+	struct vmsa_cgroups *cg;
+	ck_assert_int_eq(vmsa_cgroups_new_at(&cg, proc, 0, 10), 0);
+	note(cg, 101, "db");
+	note(cg, 102, "sh");
+	note(cg, 103, "db");
+	note(cg, 104, "gone");
+	note(cg, 105, "v1");
+	note(cg, 106, "bad");
+	ck_assert_str_eq(find(cg, 101, "db"), "/system.slice/db.service");
+	ck_assert_str_eq(find(cg, 102, "sh"), "/user.slice/a \"b\"\\c");
+	ck_assert_str_eq(find(cg, 103, "db"), "/system.slice/db.service");
+	ck_assert_str_eq(find(cg, 104, "gone"), "(unknown)");
+	ck_assert_str_eq(find(cg, 105, "v1"), "(unknown)");
+	ck_assert_str_eq(find(cg, 106, "bad"), "/bad\xef\xbf\xbd name"); /* U+FFFD */
+	ck_assert_str_eq(find(cg, 107, "never"), "(unknown)");
+	ck_assert_uint_eq(vmsa_cgroups_count(cg), 3); /* interned */
+	/* the task moves: it keeps the cgroup it was first seen in */
+	fake(101, "0::/elsewhere\n");
+	note(cg, 101, "db");
+	ck_assert_str_eq(find(cg, 101, "db"), "/system.slice/db.service");
+	/* under a new name (exec, or the pid reused) it is read again */
+	note(cg, 101, "psql");
+	ck_assert_str_eq(find(cg, 101, "psql"), "/elsewhere");
+	ck_assert_str_eq(find(cg, 101, "db"), "/system.slice/db.service");
+	/* a name never noted: the pid's first */
+	ck_assert_str_eq(find(cg, 101, "<...>"), "/system.slice/db.service");
+	vmsa_cgroups_free(cg);
+	/* at most max_tasks tasks are read */
+	ck_assert_int_eq(vmsa_cgroups_new_at(&cg, proc, 2, 10), 0);
+	note(cg, 101, "a");
+	note(cg, 102, "b");
+	note(cg, 103, "c");
+	ck_assert_str_eq(find(cg, 102, "b"), "/user.slice/a \"b\"\\c");
+	ck_assert_str_eq(find(cg, 103, "c"), "(unknown)");
+	vmsa_cgroups_free(cg);
+	remove_proc();
+}
+END_TEST
+
+/* A task row: direct reclaims, stall ns (all in one bucket [2^30, 2^31 - 1]), memcg reclaims. */
+static int task_row(char *buf, size_t n, int pid, const char *comm, int direct, uint64_t stall_ns,
+	       int memcg)
+{
+	return snprintf(buf, n,
+			"{\"comm\":\"%s\",\"pid\":%d,"
+			"\"direct\":{\"reclaims\":%d,\"latency_ns\":%" PRIu64 ",\"pages_scanned\":%d,"
+			"\"pages_reclaimed\":%d},"
+			"\"memcg\":{\"reclaims\":%d,\"latency_ns\":%d,\"pages_scanned\":null,"
+			"\"pages_reclaimed\":%d},"
+			"\"direct_stall_ns\":{\"count\":%d,\"sum_ns\":%" PRIu64 ",\"buckets\":["
+			"{\"lo_ns\":1073741824,\"hi_ns\":2147483647,\"count\":%d}]}}",
+			comm, pid, direct, stall_ns, 10 * direct, 2 * direct, memcg, 1000 * memcg,
+			3 * memcg, direct, stall_ns, direct);
+}
+
+/* A summary of tasks 101..106 with stalls of 1 s each; stalls[i] for pid 101 + i. */
+static struct vmsa_doc *doc_of(const int stalls[6])
+{
+	static const char *const comms[] = {"db", "sh", "db", "gone", "v1", "bad"};
+	char rows[6][512], text[4096];
+	int reclaims = 0, memcg = 0;
+	for (int i = 0; i < 6; i++) {
+		task_row(rows[i], sizeof(rows[i]), 101 + i, comms[i], stalls[i],
+		    (uint64_t)stalls[i] * 1073741824u, i == 3);
+		reclaims += stalls[i];
+		memcg += i == 3;
+	}
+	snprintf(text, sizeof(text),
+		 "{\"schema\":\"vmscan-analyze/summary\",\"schema_version\":1,"
+		 "\"totals\":{\"direct\":{\"reclaims\":%d},\"memcg\":{\"reclaims\":%d},"
+		 "\"node\":{\"reclaims\":0}},"
+		 "\"processes\":[%s,%s,%s,%s,%s,%s,"
+		 "{\"comm\":\"(other tasks)\",\"pid\":-2,\"direct\":{\"reclaims\":0}}]}",
+		 reclaims, memcg, rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]);
+	return doc_from_text(text);
+}
+
+static char *render(const struct vmsa_doc *d, enum vmsa_metrics_format fmt,
+		    struct vmsa_cgroups *cg)
+{
+	int err;
+	char *t = render_metrics(d, fmt, cg, &err);
+	ck_assert_int_eq(err, 0);
+	return t;
+}
+
+/* promtool check metrics accepts the text (when Prometheus is installed). */
+static void promtool_accepts(const char *text)
+{
+	if (access("/usr/bin/promtool", X_OK))
+		return;
+	char path[] = "/tmp/vmsa-cgprom-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "/usr/bin/promtool check metrics < %s >/dev/null 2>&1", path);
+	int rc = system(cmd);
+	unlink(path);
+	if (rc)
+		fputs(text, stderr);
+	ck_assert_msg(rc == 0, "promtool check metrics refused the text (on stderr)");
+}
+
+START_TEST(test_cgroup_metrics)
+{
+	make_proc();
+	struct vmsa_cgroups *cg;
+	ck_assert_int_eq(vmsa_cgroups_new_at(&cg, proc, 0, 2), 0);
+	static const char *const comms[] = {"db", "sh", "db", "gone", "v1", "bad"};
+	for (int i = 0; i < 6; i++)
+		note(cg, 101 + i, comms[i]);
+	/* db.service stalls 2 + 3 s, a "b"\c 4 s, bad 1 s: the first two get series */
+	const int stalls[6] = {2, 4, 3, 1, 0, 1};
+	struct vmsa_doc *d = doc_of(stalls);
+	char *t = render(d, VMSA_METRICS_PROMETHEUS, cg);
+	/* the host totals stay unlabelled as before */
+	HAS(t, "vmscan_reclaims_total{context=\"direct\"} 11");
+	HAS(t, "# TYPE vmscan_cgroup_reclaims_total counter");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"/system.slice/db.service\",context=\"direct\"} 5");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"/user.slice/a \\\"b\\\"\\\\c\",context=\"direct\"} 4");
+	/* bad's 1, and nothing from v1 (unknown, no reclaim of its own) */
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"other\",context=\"direct\"} 1");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"unknown\",context=\"direct\"} 1");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"unknown\",context=\"memcg\"} 1");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"other\",context=\"memcg\"} 0");
+	/* contexts with no reclaim on the host are left out */
+	ck_assert_ptr_null(strstr(t, "\",context=\"node\""));
+	ck_assert_ptr_null(strstr(t, "\",context=\"memcg_softlimit\""));
+	HAS(t, "vmscan_cgroup_reclaim_seconds_total{cgroup=\"unknown\",context=\"memcg\"} 0.000001");
+	HAS(t, "vmscan_cgroup_scanned_pages_total{cgroup=\"other\",context=\"direct\"} 10");
+	HAS(t, "vmscan_cgroup_reclaimed_pages_total{cgroup=\"/system.slice/db.service\","
+	       "context=\"direct\"} 10");
+	/* pages scanned by memcg reclaim are unknown: left out, never 0 */
+	ck_assert_ptr_null(strstr(t, "vmscan_cgroup_scanned_pages_total{cgroup=\"unknown\","
+				     "context=\"memcg\"}"));
+	HAS(t, "vmscan_cgroup_direct_stall_seconds_bucket{cgroup=\"/system.slice/db.service\","
+	       "le=\"1.073741823\"} 0");
+	HAS(t, "vmscan_cgroup_direct_stall_seconds_bucket{cgroup=\"/system.slice/db.service\","
+	       "le=\"2.147483647\"} 5");
+	HAS(t, "vmscan_cgroup_direct_stall_seconds_bucket{cgroup=\"other\",le=\"+Inf\"} 1");
+	HAS(t, "vmscan_cgroup_direct_stall_seconds_sum{cgroup=\"/system.slice/db.service\"} "
+	       "5.36870912");
+	HAS(t, "vmscan_cgroup_direct_stall_seconds_count{cgroup=\"unknown\"} 1");
+	ck_assert_ptr_null(strstr(t, "cgroup=\"/bad"));
+	promtool_accepts(t);
+	free(t);
+	vmsa_doc_free(d);
+
+	/* later bad stalls most, but the places are taken: it stays in "other",
+	 * and the cgroups that had series keep them */
+	const int later[6] = {2, 4, 3, 1, 0, 9};
+	d = doc_of(later);
+	t = render(d, VMSA_METRICS_PROMETHEUS, cg);
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"other\",context=\"direct\"} 9");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"/user.slice/a \\\"b\\\"\\\\c\",context=\"direct\"} 4");
+	promtool_accepts(t);
+	free(t);
+	t = render(d, VMSA_METRICS_OPENMETRICS, cg);
+	HAS(t, "# TYPE vmscan_cgroup_reclaimed_pages counter");
+	HAS(t, "# UNIT vmscan_cgroup_reclaimed_pages pages");
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"other\",context=\"direct\"} 9");
+	ck_assert(strlen(t) > 6 && !strcmp(t + strlen(t) - 6, "# EOF\n"));
+	free(t);
+	/* without the map: the output of vmsa_report_openmetrics() */
+	t = render(d, VMSA_METRICS_OPENMETRICS, NULL);
+	ck_assert_ptr_null(strstr(t, "vmscan_cgroup_"));
+	free(t);
+	vmsa_doc_free(d);
+	vmsa_cgroups_free(cg);
+
+	/* room for all: no "other" series */
+	ck_assert_int_eq(vmsa_cgroups_new_at(&cg, proc, 0, 10), 0);
+	for (int i = 0; i < 6; i++)
+		note(cg, 101 + i, comms[i]);
+	d = doc_of(stalls);
+	t = render(d, VMSA_METRICS_PROMETHEUS, cg);
+	HAS(t, "vmscan_cgroup_reclaims_total{cgroup=\"/bad\xef\xbf\xbd name\",context=\"direct\"} 1");
+	ck_assert_ptr_null(strstr(t, "cgroup=\"other\""));
+	promtool_accepts(t);
+	free(t);
+	vmsa_doc_free(d);
+	vmsa_cgroups_free(cg);
+	remove_proc();
+}
+END_TEST
+
+Suite *cgroup_suite(void)
+{
+	Suite *s = suite_create("cgroup");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cgroups_read_once);
+	tcase_add_test(tc, test_cgroup_metrics);
+	suite_add_tcase(s, tc);
+	return s;
+}
