@@ -24,7 +24,10 @@ metadata.json (the rows and what each kernel cannot tell: docs/attribution.md):
     than tolerating any.  Node reclaim would add to pgscan_direct; these
     single-node guests have none, and the test includes it anyway.
   * the trace.dat of the same run gives identical counts (every count of the
-    JSON totals, process and kswapd rows).  Times cannot be identical: each
+    JSON totals, process and kswapd rows) over the scenario's window, between
+    the guest's start and end markers (--since/--until): the two instances
+    start recording at different moments, and trace-cmd starting up can wake
+    kswapd before its own buffer records.  Times cannot be identical: each
     tracefs instance stamps its own copy of an event, and a vCPU of the TCG
     guest can be preempted between the two copies (most are a few us apart,
     some milliseconds when the host is busy); the text clock also prints
@@ -48,6 +51,7 @@ import glob
 import json
 import lzma
 import os
+import re
 import subprocess
 import sys
 
@@ -73,7 +77,7 @@ def delta(d, before, after):
     return {k: b[k] - a.get(k, 0) for k in b}
 
 
-def analyze(tool, path, work):
+def analyze(tool, path, work, window=None):
     if path.endswith(".xz"):
         plain = os.path.join(work, "trace.txt")
         with lzma.open(path) as src, open(plain, "wb") as dst:
@@ -83,9 +87,32 @@ def analyze(tool, path, work):
                     break
                 dst.write(chunk)
         path = plain
-    out = subprocess.run([tool, "--format", "json", "--quiet", path], capture_output=True,
-                         check=True)
+    out = subprocess.run([tool, "--format", "json", "--quiet"] + span(window) + [path],
+                         capture_output=True, check=True)
     return json.loads(out.stdout)
+
+
+MARKER = re.compile(r"\s(\d+\.\d+): tracing_mark_write: vmsa: scenario \S+ (start|end)$")
+
+
+def scenario_window(text):
+    """(start, end) of the guest's scenario markers in the text capture, as
+    the trace prints them, or None.  The text, trace.dat and live instances
+    start recording at different moments (trace-cmd starting up can wake
+    kswapd before its own buffer records), so they are compared over the
+    window all of them recorded: the scenario's own."""
+    marks = {}
+    with open(text, errors="replace") as f:
+        for line in f:
+            if "tracing_mark_write: vmsa: scenario" in line:
+                m = MARKER.search(line.rstrip("\n"))
+                if m:
+                    marks[m.group(2)] = m.group(1)
+    return (marks["start"], marks["end"]) if len(marks) == 2 else None
+
+
+def span(window):
+    return ["--since", window[0], "--until", window[1]] if window else []
 
 
 def common(a, b):
@@ -146,10 +173,31 @@ def by_pid(rows):
     return out
 
 
-def latencies(tool, path, work, tag):
+def paths_differing(a, b, at=""):
+    """Dotted paths at which two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            out += paths_differing(a.get(k), b.get(k), at + "." + k if at else k)
+        return out
+    return [] if a == b else ["%s (text %s, trace.dat %s)" % (at, a, b)]
+
+
+def differences(jt, bt):
+    """What a failed text vs trace.dat comparison differs in: totals, then pids."""
+    out = paths_differing(counts_only(jt["totals"]), counts_only(bt["totals"]))[:8]
+    for k in ("processes", "kswapd"):
+        pj, pb = by_pid(jt[k]), by_pid(bt[k])
+        out += ["%s pid %s: %s" % (k, p, "; ".join(paths_differing(pj.get(p), pb.get(p))[:3]))
+                for p in sorted(set(pj) | set(pb)) if pj.get(p) != pb.get(p)][:8]
+    return " | ".join(out) or "only in rows' names"
+
+
+def latencies(tool, path, work, tag, window):
     """Completed periods per (pid, kind), in order, from --latencies."""
     csv_path = os.path.join(work, "lat-%s.csv" % tag)
-    subprocess.run([tool, "--quiet", "--latencies", csv_path, path], check=True,
+    subprocess.run([tool, "--quiet", "--latencies", csv_path] + span(window) + [path],
+                   check=True,
                    stdout=subprocess.DEVNULL)
     out = {}
     with open(csv_path) as f:
@@ -281,34 +329,42 @@ def main():
             check("%s: text and trace.dat both know the flushers' passes" % label,
                   len(wb) == 2 and None not in wb, wb)
 
-        # the trace.dat of the same run
-        same = counts_only(j["totals"]) == counts_only(b["totals"]) and all(
-            by_task(j[k], b[k]) == by_task(b[k], j[k]) for k in ("processes", "kswapd"))
-        renamed = renamed_pids(j)
+        # the trace.dat of the same run, over the scenario's window
+        win = scenario_window(text_plain)
+        check("%s: the text has the scenario's start and end markers" % label, win is not None)
+        jw = analyze(tool, text_plain, w, win)
+        bw = analyze(tool, os.path.join(d, "trace.dat"), w, win)
+        same = counts_only(jw["totals"]) == counts_only(bw["totals"]) and all(
+            by_task(jw[k], bw[k]) == by_task(bw[k], jw[k]) for k in ("processes", "kswapd"))
+        renamed = renamed_pids(jw)
         if renamed and (label, "text") not in KNOWN:
             # a fresh capture (the QEMU tier) in which trace_pipe named a pid
             # twice, as KNOWN explains: compare the rows pid by pid
             print("rows compared pid by pid for %s: the text names pid %s twice (trace_pipe's "
                   "saved cmdline changed while its events were buffered)" %
                   (label, ", ".join(str(p) for p in sorted(renamed))))
-            same = ({k: v for k, v in counts_only(j["totals"]).items() if k != "tasks"} ==
-                    {k: v for k, v in counts_only(b["totals"]).items() if k != "tasks"} and
-                    all(by_pid(j[k]) == by_pid(b[k]) for k in ("processes", "kswapd")))
+            same = ({k: v for k, v in counts_only(jw["totals"]).items() if k != "tasks"} ==
+                    {k: v for k, v in counts_only(bw["totals"]).items() if k != "tasks"} and
+                    all(by_pid(jw[k]) == by_pid(bw[k]) for k in ("processes", "kswapd")))
         if (label, "text") in KNOWN:
-            same = ({k: v for k, v in counts_only(j["totals"]).items() if k != "tasks"} ==
-                    {k: v for k, v in counts_only(b["totals"]).items() if k != "tasks"})
+            same = ({k: v for k, v in counts_only(jw["totals"]).items() if k != "tasks"} ==
+                    {k: v for k, v in counts_only(bw["totals"]).items() if k != "tasks"})
             print("rows not compared for %s: %s" % (label, KNOWN[(label, "text")]))
         check("%s: trace.dat counts == text counts%s" % (
-            label, "" if (label, "text") in KNOWN else ", task by task"), same)
-        lt, lb = latencies(tool, text_plain, w, "t"), latencies(
-            tool, os.path.join(d, "trace.dat"), w, "b")
+            label, "" if (label, "text") in KNOWN else ", task by task"), same,
+              differences(jw, bw))
+        lt, lb = latencies(tool, text_plain, w, "t", win), latencies(
+            tool, os.path.join(d, "trace.dat"), w, "b", win)
         diffs = []
         for k in lt:
             diffs += [abs(x - y) for x, y in zip(lt[k], lb.get(k, []))]
         diffs.sort()
+        nt = {k: len(v) for k, v in lt.items()}
+        nb = {k: len(v) for k, v in lb.items()}
         check("%s: the same %d periods in text and trace.dat" % (label, len(diffs)),
-              (label, "text") in KNOWN or
-              {k: len(v) for k, v in lt.items()} == {k: len(v) for k, v in lb.items()})
+              (label, "text") in KNOWN or nt == nb,
+              ["%s/%s: text %s, trace.dat %s" % (k[0], k[1], nt.get(k), nb.get(k))
+               for k in sorted(set(nt) | set(nb)) if nt.get(k) != nb.get(k)][:10])
         med = diffs[len(diffs) // 2] if diffs else 0
         check("%s: period times, text vs trace.dat: median %d ns <= 20 us, max %d ns <= 100 ms" %
               (label, med, diffs[-1] if diffs else 0),
@@ -345,7 +401,7 @@ def main():
                 # live.json was written by the analyzer in the guest, possibly
                 # an older version: compare the fields both have
                 known = known_only(counts_only(t))
-                if renamed:  # the text's rows, not the tasks, are more
+                if renamed or renamed_pids(j):  # the text's rows, not the tasks, are more
                     known.pop("tasks", None)
                 # the lines analyzed differ by the flushers' passes each saw
                 # (2 events a pass, 1 an unpaired one, and the starts still open
