@@ -1,19 +1,23 @@
 #!/bin/sh
-# The cover letter's comparison on the 6.1 dirty-swap scenario: the four
-# 2010 kernels' rules as settings of the kernel/ series, plus upstream 6.1.
+# The cover letter's comparison on the 6.1 scenarios: the four 2010
+# kernels' rules as settings of the kernel/ series, plus upstream 6.1.
 #   scripts/experiment-table.sh [TOOL]         one committed capture per
 #       setting (fixtures/6.1/dirty-swap/<setting>/trace.dat):
 #       docs/experiment-dirty-swap.txt is this output
-#   scripts/experiment-table.sh --runs [TOOL]  the repeated runs
-#       (kernel/experiment: fixtures/6.1/dirty-swap/<setting>/runs/), mean
-#       +- sd per setting and Welch's test against the first column, for the
-#       settings that have runs: docs/experiment-runs-dirty-swap.txt
+#   scripts/experiment-table.sh --runs FAMILY SCENARIO [TOOL]  the repeated
+#       runs (kernel/experiment: fixtures/FAMILY/SCENARIO/<setting>/runs/,
+#       FAMILY 6.1 or 6.1-mglru), mean +- sd per setting and Welch's test
+#       against the first column, for the settings that have runs:
+#       docs/experiment-runs-FAMILY-SCENARIO.txt is this output
 set -eu
 cd "$(dirname "$0")/.."
-runs=0
-[ "${1:-}" = --runs ] && { runs=1; shift; }
+runs=0 f=fixtures/6.1/dirty-swap
+if [ "${1:-}" = --runs ]; then
+	[ $# -ge 3 ] || { echo "usage: experiment-table.sh --runs FAMILY SCENARIO [TOOL]" >&2; exit 2; }
+	runs=1 f=fixtures/$2/$3
+	shift 3
+fi
 tool=${1:-build/vmscan-analyze}
-f=fixtures/6.1/dirty-swap
 if [ $runs = 1 ]; then
 	set --
 	for s in traceonly nodirect flusholdest flushforward upstream; do
@@ -30,13 +34,17 @@ if [ $runs = 1 ]; then
 	printf '%-40s' "Workload (metadata.json), mean +- sd"
 	for d in $dirs; do printf '%20s' "${d##*/}"; done
 	echo
-	for k in workload_seconds write_phase_seconds; do
+	# every key of workload_result the runs have, in their order
+	# shellcheck disable=SC2086
+	keys=$(for d in $dirs; do cat "$d"/runs/*/metadata.json; done | sed -n 's/.*"workload_result": {\(.*\)}.*/\1/p' |
+		tr ',' '\n' | sed -n 's/^ *"\([a-z0-9_]*\)":.*/\1/p' | awk '!seen[$0]++')
+	for k in $keys; do
 		printf '%-40s' "$k"
 		for d in $dirs; do
-			sed -n "s/.*\"$k\": \([0-9.]*\).*/\1/p" "$d"/runs/*/metadata.json |
+			sed -n "s/.*\"$k\": \([0-9.-]*\).*/\1/p" "$d"/runs/*/metadata.json |
 				awk '{ n++; s += $1; q += $1 * $1 }
 				     END { if (n < 2) { printf "%20s", n ? sprintf("%.2f (n=1)", s) : "-"; exit }
-					   sd = sqrt((q - s * s / n) / (n - 1)); printf "%20s", sprintf("%.2f +- %.2f", s / n, sd) }'
+					   v = (q - s * s / n) / (n - 1); sd = v > 0 ? sqrt(v) : 0; printf "%20s", sprintf("%.2f +- %.2f", s / n, sd) }'
 		done
 		echo
 	done

@@ -78,7 +78,7 @@ def delta(d, before, after):
 
 
 def analyze(tool, path, work, window=None):
-    if path.endswith(".xz"):
+    if path.endswith(".txt.xz"):
         plain = os.path.join(work, "trace.txt")
         with lzma.open(path) as src, open(plain, "wb") as dst:
             while True:
@@ -285,15 +285,25 @@ def rows(t, vm, cg):
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
-    dirs = sys.argv[4:] or sorted(os.path.dirname(m) for k in KERNELS for m in glob.glob(
-        os.path.join(src, "fixtures", k, "*", "*", "metadata.json")))
+    # the single captures, and each setting's repeated run kept whole
+    # (kernel/experiment --keep: runs/<i>/ with trace.txt.xz and trace.dat.xz)
+    dirs = sys.argv[4:] or sorted(os.path.dirname(m) for k in KERNELS for pattern in (
+        ("*", "*", "metadata.json"), ("*", "*", "runs", "*", "trace.txt.xz"))
+        for m in glob.glob(os.path.join(src, "fixtures", k, *pattern)))
     if not dirs:
         print("FAIL: no real fixtures found")
         return 1
     for d in dirs:
         meta = json.load(open(os.path.join(d, "metadata.json")))
-        family = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(d))))
-        label = "%s/%s/%s" % (family, meta["scenario"], meta["setting"])
+        up = os.path.abspath(d)
+        run = ""
+        if os.path.basename(os.path.dirname(up)) == "runs":
+            run = " run " + os.path.basename(up)
+            up = os.path.dirname(os.path.dirname(up))
+        family = os.path.basename(os.path.dirname(os.path.dirname(up)))
+        label = "%s/%s/%s%s" % (family, meta["scenario"], meta["setting"], run)
+        dat = os.path.join(d, "trace.dat")
+        dat = dat if os.path.exists(dat) else dat + ".xz"
         w = os.path.join(work, label.replace("/", "-"))
         os.makedirs(w, exist_ok=True)
         text = os.path.join(d, "trace.txt")
@@ -305,7 +315,7 @@ def main():
         check("%s: nothing lost by the tracer" % label,
               j["input"]["events_lost"] == 0 and j["input"]["lines_rejected"] == 0,
               j["input"])
-        b = analyze(tool, os.path.join(d, "trace.dat"), w)
+        b = analyze(tool, dat, w)
         for tag, doc in (("text", j), ("trace.dat", b)):
             for name, ours, kernel in rows(doc["totals"], vm, cg):
                 unknown = name in UNKNOWN.get(family, ())
@@ -333,7 +343,7 @@ def main():
         win = scenario_window(text_plain)
         check("%s: the text has the scenario's start and end markers" % label, win is not None)
         jw = analyze(tool, text_plain, w, win)
-        bw = analyze(tool, os.path.join(d, "trace.dat"), w, win)
+        bw = analyze(tool, dat, w, win)
         same = counts_only(jw["totals"]) == counts_only(bw["totals"]) and all(
             by_task(jw[k], bw[k]) == by_task(bw[k], jw[k]) for k in ("processes", "kswapd"))
         renamed = renamed_pids(jw)
@@ -354,7 +364,7 @@ def main():
             label, "" if (label, "text") in KNOWN else ", task by task"), same,
               differences(jw, bw))
         lt, lb = latencies(tool, text_plain, w, "t", win), latencies(
-            tool, os.path.join(d, "trace.dat"), w, "b", win)
+            tool, dat, w, "b", win)
         diffs = []
         for k in lt:
             diffs += [abs(x - y) for x, y in zip(lt[k], lb.get(k, []))]
