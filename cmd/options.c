@@ -125,8 +125,9 @@ static const char usage_text[] =
 	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
 	"                            tasks are counted together as \"(other tasks)\"\n"
 	"      --threads N           decode a text file with N threads (default: the\n"
-	"                            number of CPUs, at most 16; 1: no threads;\n"
-	"                            merged text files share them)\n"
+	"                            number of CPUs, at most 16, for a file of 512 MiB\n"
+	"                            or more, else 1; 1: no threads; merged text\n"
+	"                            files share them)\n"
 	"      --unwrap              join events broken over several lines (a trace\n"
 	"                            pasted into a mail): a line that does not begin\n"
 	"                            like a trace line goes on the one before when\n"
@@ -380,8 +381,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			  .svg_out.option = "--svg",
 			  .lat_out.option = "--latencies",
 			  .junit_out.option = "--junit"};
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	c->threads = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
+	c->threads = 0; /* auto: vmsa_source_set_threads() */
 	struct option longopts[NOPTIONS + 1];
 	for (size_t i = 0; i < NOPTIONS; i++)
 		longopts[i] = options[i].o;

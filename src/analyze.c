@@ -339,7 +339,11 @@ static int group_len(const char *const *paths, int n)
 
 static int open_group(struct run *r, struct group *g)
 {
-	int threads = g->n > 1 ? r->o->threads / g->n : r->o->threads; /* shared */
+	/* the threads asked for are shared by the group's files; auto (0)
+	 * leaves each file of a group to one thread */
+	int threads = r->o->threads;
+	if (g->n > 1)
+		threads = threads > g->n ? threads / g->n : 1;
 	for (int i = 0; i < g->n; i++) {
 		r->res.input = g->first + i;
 		int err = vmsa_source_open_path(&g->src[i], g->paths[i]);

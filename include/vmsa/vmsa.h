@@ -368,10 +368,15 @@ void vmsa_source_set_reject_cb(struct vmsa_source *src, vmsa_reject_cb cb,
  */
 void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
 
+/* the size from which vmsa_source_set_threads(src, 0) uses the CPUs */
+#define VMSA_AUTO_THREADS_BYTES (512ull << 20)
+
 /**
  * vmsa_source_set_threads() - decode a regular text file with @n threads
- * (1, the default: in the caller's thread; at most 16).  Events, rejects
- * and counts come out in input order, as with one thread.  Ignored for
+ * (1, the default: in the caller's thread; at most 16; 0: auto, the
+ * online CPUs for a file of VMSA_AUTO_THREADS_BYTES or more, else one).
+ * Events, rejects and counts come out in input order, as with one
+ * thread.  Ignored for
  * pipes, trace.dat, files under 1 MiB or that report no size (tracefs,
  * /proc) and when a poll timeout is set.  While the workers are
  * behind, vmsa_source_next() returns VMSA_E_AGAIN every 100 ms (so that a
@@ -648,7 +653,8 @@ struct vmsa_interval {
  * reject_payload).
  */
 struct vmsa_analyze_options {
-	/* text decoding threads for a regular file (vmsa_source_set_threads) */
+	/* text decoding threads for a regular file (vmsa_source_set_threads;
+	 * 0: auto); the files of a merged group share them */
 	int threads;
 	/* join events broken over several lines (vmsa_source_set_unwrap) */
 	int unwrap;

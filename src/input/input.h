@@ -64,6 +64,8 @@ void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src
 /* ---- the streaming source (source.c) ---- */
 /* Decode in batches of about this many bytes (tests make them small). */
 void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
+/* The decoding threads the source started (0: it reads in the caller's). */
+int vmsa_source_workers(const struct vmsa_source *s);
 
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;

@@ -252,6 +252,39 @@ START_TEST(test_not_text_serial_vs_threads)
 }
 END_TEST
 
+/* The workers a source starts for a text file of @size bytes (a real
+ * capture's first MiB, then a hole up to @size) with @threads asked for. */
+static int workers_for(int threads, off_t size)
+{
+	char *path = temp_from("xz -dc " FIXTURES_DIR "/6.1/dirty-swap/upstream/trace.txt.xz | "
+			       "head -c 1048576");
+	ck_assert_int_eq(truncate(path, size), 0);
+	struct vmsa_source *s = NULL;
+	ck_assert_int_eq(vmsa_source_open_path(&s, path), 0);
+	vmsa_source_set_threads(s, threads);
+	struct vmsa_event ev;
+	ck_assert_int_eq(vmsa_source_next(s, &ev), 0);
+	int n = vmsa_source_workers(s);
+	vmsa_source_close(s);
+	unlink(path);
+	free(path);
+	return n;
+}
+
+START_TEST(test_threads_by_size)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int all = ncpu > 16 ? 16 : ncpu < 2 ? 0 : (int)ncpu;
+	/* auto: one thread below VMSA_AUTO_THREADS_BYTES, the CPUs from there */
+	ck_assert_int_eq(workers_for(0, 3 << 20), 0);
+	ck_assert_int_eq(workers_for(0, (off_t)VMSA_AUTO_THREADS_BYTES - 1), 0);
+	ck_assert_int_eq(workers_for(0, (off_t)VMSA_AUTO_THREADS_BYTES), all);
+	/* asked for: as asked, whatever the size (a file of several batches) */
+	ck_assert_int_eq(workers_for(2, 3 << 20), 2);
+	ck_assert_int_eq(workers_for(1, (off_t)VMSA_AUTO_THREADS_BYTES), 0);
+}
+END_TEST
+
 /* ---- several inputs as one trace; compressed input ---------------------- */
 
 static struct vmsa_source *text_source(const char *text, int *fd)
@@ -375,6 +408,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_hostile_serial_vs_threads);
 	tcase_add_test(tc, test_not_text_serial_vs_threads);
 	tcase_add_test(tc, test_wrapped_serial_vs_threads);
+	tcase_add_test(tc, test_threads_by_size);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_set_timeout(tc, 60);
