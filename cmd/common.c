@@ -17,7 +17,7 @@ int cli_status(int err, enum cli_stage stage)
 		return EXIT_RUNTIME;
 	switch (stage) {
 	case CLI_INPUT:
-		if (err == VMSA_E_UNSUPPORTED || err == VMSA_E_STDIN_BINARY)
+		if (err == VMSA_E_UNSUPPORTED || err == VMSA_E_STDIN_BINARY || err == VMSA_E_NOLIB)
 			return EXIT_UNSUPPORTED;
 		if (err == VMSA_E_DECOMPRESS)
 			return EXIT_DECOMPRESS;
@@ -25,7 +25,7 @@ int cli_status(int err, enum cli_stage stage)
 	case CLI_SUMMARY: /* not JSON, not a summary, or a layout that cannot be merged */
 		return err == VMSA_E_IO || err == VMSA_E_ISDIR ? EXIT_INPUT : EXIT_CORRUPT;
 	case CLI_LIVE:
-		return EXIT_LIVE;
+		return err == VMSA_E_NOLIB ? EXIT_UNSUPPORTED : EXIT_LIVE;
 	case CLI_THRESHOLD:
 		return EXIT_USAGE;
 	case CLI_OUTPUT:

@@ -151,7 +151,7 @@ static const char usage_text[] =
 	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
 	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
-	"input); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
+	"input, a library it needs cannot be loaded); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
 	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
 	"or rejected lines with --strict); 10 a compressed input is truncated or\n"

@@ -47,7 +47,9 @@ extern "C" {
 	X(STDIN_BINARY, -9, "binary trace.dat on standard input: give its file name") \
 	X(PERM, -10, "permission denied: live tracing needs root")           \
 	X(NOTRACEFS, -11, "tracefs is not mounted or not available")           \
-	X(DECOMPRESS, -12, "the compressed input is truncated or corrupt")
+	X(DECOMPRESS, -12, "the compressed input is truncated or corrupt")  \
+	X(NOLIB, -13, "a library this input needs cannot be loaded "        \
+		      "(libtracecmd, libtracefs, libtraceevent, zlib, liblzma or libzstd)")
 
 enum vmsa_error {
 #define VMSA_ERR_ENUM(name, val, msg) VMSA_E_##name = (val),

@@ -73,8 +73,9 @@ struct vmsa_bin_comm {
 	const char *comm;
 };
 
-static void describe(const struct vmsa_catalogue *c, struct evdesc *d, struct tep_event *e)
+static void describe(const struct vmsa_bin_decoder *dec, struct evdesc *d, struct tep_event *e)
 {
+	const struct vmsa_catalogue *c = dec->cat;
 	memset(d, 0, sizeof(*d));
 	d->state = S_OTHER;
 	if (!e->system || !e->name)
@@ -96,7 +97,7 @@ static void describe(const struct vmsa_catalogue *c, struct evdesc *d, struct te
 		int f = __builtin_ctz(want);
 		struct tep_format_field *ff = NULL;
 		for (int a = 0; a < VMSA_MAX_ALIASES && c->field[f].names[a] && !ff; a++)
-			ff = tep_find_field(e, c->field[f].names[a]);
+			ff = dec->dl.tep_find_field(e, c->field[f].names[a]);
 		if (!ff)
 			continue;
 		struct fieldpos *p = &d->pos[d->nfields];
@@ -146,7 +147,7 @@ static inline uint64_t load_native(const unsigned char *p, unsigned size)
 static inline uint64_t load(const struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 			    const void *p, unsigned size)
 {
-	return dec->native ? load_native(p, size) : tep_read_number(tep, p, (int)size);
+	return dec->native ? load_native(p, size) : dec->dl.tep_read_number(tep, p, (int)size);
 }
 
 /* The fields of record r that the event's build reads, into *v. */
@@ -196,11 +197,11 @@ static int learn_header(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 			const struct tep_record *r)
 {
 	dec->tep = NULL;
-	struct tep_event *e = tep_find_event_by_record(tep, (struct tep_record *)r);
+	struct tep_event *e = dec->dl.tep_find_event_by_record(tep, (struct tep_record *)r);
 	if (!e)
 		return -1;
-	struct tep_format_field *t = tep_find_common_field(e, "common_type");
-	struct tep_format_field *p = tep_find_common_field(e, "common_pid");
+	struct tep_format_field *t = dec->dl.tep_find_common_field(e, "common_type");
+	struct tep_format_field *p = dec->dl.tep_find_common_field(e, "common_pid");
 	if (!t || !p || t->offset < 0 || p->offset < 0 ||
 	    (t->size != 1 && t->size != 2 && t->size != 4) || (p->size != 2 && p->size != 4))
 		return -1;
@@ -208,7 +209,7 @@ static int learn_header(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 	dec->type_size = t->size;
 	dec->pid_off = p->offset;
 	dec->pid_size = p->size;
-	dec->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	dec->native = dec->dl.tep_is_file_bigendian(tep) == dec->dl.tep_is_local_bigendian(tep);
 	dec->tep = tep;
 	return 0;
 }
@@ -217,7 +218,7 @@ static int record_type(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 		       const struct tep_record *r)
 {
 	if (tep != dec->tep && learn_header(dec, tep, r))
-		return tep_data_type(tep, (struct tep_record *)r);
+		return dec->dl.tep_data_type(tep, (struct tep_record *)r);
 	if (r->size < dec->type_off + dec->type_size)
 		return -1;
 	return (int)load(dec, tep, (const unsigned char *)r->data + dec->type_off,
@@ -228,7 +229,7 @@ static int record_pid(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 		      const struct tep_record *r)
 {
 	if (tep != dec->tep || r->size < dec->pid_off + dec->pid_size)
-		return tep_data_pid(tep, (struct tep_record *)r);
+		return dec->dl.tep_data_pid(tep, (struct tep_record *)r);
 	uint64_t x = load(dec, tep, (const unsigned char *)r->data + dec->pid_off,
 			  (unsigned)dec->pid_size);
 	return (int)x; /* as tep_data_pid() */
@@ -245,7 +246,7 @@ static void set_comm(struct vmsa_bin_decoder *dec, struct tep_handle *tep, struc
 			return;
 		}
 	}
-	const char *comm = tep_data_comm_from_pid(tep, ev->pid);
+	const char *comm = dec->dl.tep_data_comm_from_pid(tep, ev->pid);
 	ev->comm = comm ? comm : VMSA_COMM_PLACEHOLDER;
 	ev->comm_len = strlen(ev->comm);
 	if (s) {
@@ -273,20 +274,21 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 		td->ndesc = n;
 	}
 	struct evdesc *d = &td->desc[id];
-	struct tep_event *e = tep_find_event(tep, id);
+	struct tep_event *e = td->dl.tep_find_event(tep, id);
 	if (!e)
 		return NULL;
-	describe(td->cat, d, e);
+	describe(td, d, e);
 	return d;
 }
 
-void vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
-			   struct vmsa_traits *traits)
+int vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
+			  struct vmsa_traits *traits)
 {
 	memset(d, 0, sizeof(*d));
 	d->counts = counts;
 	d->traits = traits;
 	d->cat = &vmsa_catalogue;
+	return vmsa_dl_open_tep(&d->dl);
 }
 
 void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d)
@@ -296,6 +298,7 @@ void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d)
 	d->desc = NULL;
 	d->comms = NULL;
 	d->ndesc = 0;
+	VMSA_DL_CLOSE(&d->dl);
 }
 
 void vmsa_bin_decoder_remember_comms(struct vmsa_bin_decoder *d)

@@ -18,6 +18,7 @@
 #include <zstd_errors.h>
 
 #include "decompress.h"
+#include "dynlib.h"
 
 #define IN_CAP (64u << 10)
 
@@ -94,6 +95,11 @@ struct vmsa_decomp {
 	z_stream z;
 	lzma_stream x;
 	ZSTD_DStream *zs;
+	/* the library of its kind (dynlib.h); the others stay closed */
+	struct vmsa_dl_zlib zl;
+	struct vmsa_dl_lzma xl;
+	struct vmsa_dl_zstd sl;
+	bool z_init;		/* inflateInit2 succeeded */
 };
 
 int vmsa_decomp_new(struct vmsa_decomp **out, int fd, enum vmsa_compression kind,
@@ -107,20 +113,27 @@ int vmsa_decomp_new(struct vmsa_decomp **out, int fd, enum vmsa_compression kind
 	d->kind = kind;
 	d->in = malloc(IN_CAP > npre ? IN_CAP : npre);
 	d->x = (lzma_stream)LZMA_STREAM_INIT;
-	int ok = d->in != NULL;
-	if (ok && kind == VMSA_COMPRESSION_GZIP)
-		ok = inflateInit2(&d->z, 16 + MAX_WBITS) == Z_OK; /* gzip only */
-	else if (ok && kind == VMSA_COMPRESSION_XZ)
-		ok = lzma_stream_decoder(&d->x, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
-	else if (ok && kind == VMSA_COMPRESSION_ZSTD)
-		ok = (d->zs = ZSTD_createDStream()) != NULL && !ZSTD_isError(ZSTD_initDStream(d->zs));
-	else
-		ok = 0;
-	if (!ok) {
-		if (kind == VMSA_COMPRESSION_GZIP && d->in)
-			d->kind = VMSA_COMPRESSION_NONE; /* inflateInit2 failed: nothing to end */
+	int err = d->in ? 0 : VMSA_E_NOMEM;
+	if (!err)
+		err = kind == VMSA_COMPRESSION_GZIP   ? vmsa_dl_open_zlib(&d->zl)
+		      : kind == VMSA_COMPRESSION_XZ   ? vmsa_dl_open_lzma(&d->xl)
+		      : kind == VMSA_COMPRESSION_ZSTD ? vmsa_dl_open_zstd(&d->sl)
+						      : VMSA_E_INVAL;
+	if (!err) {
+		bool ok;
+		if (kind == VMSA_COMPRESSION_GZIP) /* gzip only: inflateInit2() */
+			ok = d->z_init = d->zl.inflateInit2_(&d->z, 16 + MAX_WBITS, ZLIB_VERSION,
+							      (int)sizeof(d->z)) == Z_OK;
+		else if (kind == VMSA_COMPRESSION_XZ)
+			ok = d->xl.lzma_stream_decoder(&d->x, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
+		else
+			ok = (d->zs = d->sl.ZSTD_createDStream()) != NULL &&
+			     !d->sl.ZSTD_isError(d->sl.ZSTD_initDStream(d->zs));
+		err = ok ? 0 : VMSA_E_NOMEM;
+	}
+	if (err) {
 		vmsa_decomp_free(d);
-		return VMSA_E_NOMEM;
+		return err;
 	}
 	if (npre)
 		memcpy(d->in, pre, npre);
@@ -134,10 +147,15 @@ void vmsa_decomp_free(struct vmsa_decomp *d)
 {
 	if (!d)
 		return;
-	if (d->kind == VMSA_COMPRESSION_GZIP)
-		inflateEnd(&d->z);
-	lzma_end(&d->x);
-	ZSTD_freeDStream(d->zs);
+	if (d->z_init)
+		d->zl.inflateEnd(&d->z);
+	if (d->xl.handle)
+		d->xl.lzma_end(&d->x);
+	if (d->sl.handle)
+		d->sl.ZSTD_freeDStream(d->zs);
+	VMSA_DL_CLOSE(&d->zl);
+	VMSA_DL_CLOSE(&d->xl);
+	VMSA_DL_CLOSE(&d->sl);
 	free(d->in);
 	free(d);
 }
@@ -196,7 +214,7 @@ static int step(struct vmsa_decomp *d, unsigned char *buf, size_t cap, size_t *g
 				return 0; /* the rest of the magic is still to come */
 			if (avail < 2 || memcmp(src + used, gzip_magic, 2) != 0)
 				return fail(d, W_TRAILING, consumed(d));
-			inflateReset(&d->z);
+			d->zl.inflateReset(&d->z);
 			d->member_end = false;
 			src += used;
 		}
@@ -204,7 +222,7 @@ static int step(struct vmsa_decomp *d, unsigned char *buf, size_t cap, size_t *g
 		d->z.avail_in = (uInt)avail;
 		d->z.next_out = buf + *got;
 		d->z.avail_out = (uInt)(cap - *got);
-		int r = inflate(&d->z, Z_NO_FLUSH);
+		int r = d->zl.inflate(&d->z, Z_NO_FLUSH);
 		used = avail - d->z.avail_in;
 		made = (cap - *got) - d->z.avail_out;
 		d->in_pos += used;
@@ -222,7 +240,7 @@ static int step(struct vmsa_decomp *d, unsigned char *buf, size_t cap, size_t *g
 		d->x.avail_in = avail;
 		d->x.next_out = buf + *got;
 		d->x.avail_out = cap - *got;
-		lzma_ret r = lzma_code(&d->x, d->in_eof ? LZMA_FINISH : LZMA_RUN);
+		lzma_ret r = d->xl.lzma_code(&d->x, d->in_eof ? LZMA_FINISH : LZMA_RUN);
 		used = avail - d->x.avail_in;
 		made = (cap - *got) - d->x.avail_out;
 		d->in_pos += used;
@@ -249,11 +267,11 @@ static int step(struct vmsa_decomp *d, unsigned char *buf, size_t cap, size_t *g
 			return 0; /* between frames: only more input can begin one */
 		ZSTD_inBuffer zin = {src, avail, 0};
 		ZSTD_outBuffer zout = {buf + *got, cap - *got, 0};
-		size_t r = ZSTD_decompressStream(d->zs, &zout, &zin);
+		size_t r = d->sl.ZSTD_decompressStream(d->zs, &zout, &zin);
 		d->in_pos += zin.pos;
 		*got += zout.pos;
-		if (ZSTD_isError(r)) {
-			ZSTD_ErrorCode e = ZSTD_getErrorCode(r);
+		if (d->sl.ZSTD_isError(r)) {
+			ZSTD_ErrorCode e = d->sl.ZSTD_getErrorCode(r);
 			if (e == ZSTD_error_memory_allocation)
 				return VMSA_E_NOMEM;
 			return fail(d, e == ZSTD_error_prefix_unknown && !d->frame_open ? W_TRAILING

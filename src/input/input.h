@@ -7,6 +7,8 @@
 
 #include <event-parse.h>
 
+#include "dynlib.h"
+
 /* reclaim_flags of the writeback events, include/trace/events/vmscan.h 2.6.36 .. 6.x */
 #define WB_ANON 0x1u
 #define WB_FILE 0x2u
@@ -71,6 +73,7 @@ int vmsa_source_workers(const struct vmsa_source *s);
 struct evdesc;
 struct vmsa_bin_comm;
 struct vmsa_bin_decoder {
+	struct vmsa_dl_tep dl;	/* libtraceevent, opened by the decoder */
 	const struct vmsa_catalogue *cat;
 	struct evdesc *desc;	/* by event id */
 	int ndesc;
@@ -87,8 +90,9 @@ struct vmsa_bin_decoder {
 
 enum vmsa_bin_result { VMSA_BIN_EVENT, VMSA_BIN_IGNORED, VMSA_BIN_REJECTED };
 
-void vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
-			   struct vmsa_traits *traits);
+/* 0, or VMSA_E_NOLIB: libtraceevent cannot be loaded (release it anyway). */
+int vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
+			  struct vmsa_traits *traits);
 void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d);
 /* Task names found once are kept by pid: only for a tep whose saved task
  * names are all loaded before the first record (trace.dat). */

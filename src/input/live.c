@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tracefs.h>
 #include <unistd.h>
 
 #include "../internal.h"
@@ -28,6 +27,7 @@ struct pending {
 };
 
 struct vmsa_live {
+	struct vmsa_dl_tracefs fs;	/* libtracefs (libtraceevent: dec.dl) */
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
 	char name[64];
@@ -45,41 +45,47 @@ struct vmsa_live {
 int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
 {
 	*out = NULL;
-	/* libtracefs mounts tracefs when it can (as root); a user cannot */
-	if (!tracefs_tracing_dir())
-		return geteuid() ? VMSA_E_PERM : VMSA_E_NOTRACEFS;
 	struct vmsa_live *lv = calloc(1, sizeof(*lv));
 	if (!lv)
 		return VMSA_E_NOMEM;
-	vmsa_bin_decoder_init(&lv->dec, &lv->counts, &lv->traits);
+	int err = vmsa_bin_decoder_init(&lv->dec, &lv->counts, &lv->traits);
+	if (!err)
+		err = vmsa_dl_open_tracefs(&lv->fs);
+	if (err)
+		goto fail;
+	/* libtracefs mounts tracefs when it can (as root); a user cannot */
+	if (!lv->fs.tracefs_tracing_dir()) {
+		err = geteuid() ? VMSA_E_PERM : VMSA_E_NOTRACEFS;
+		goto fail;
+	}
 	snprintf(lv->name, sizeof(lv->name), "vmscan-analyze-%d", (int)getpid());
 	errno = 0;
-	lv->inst = tracefs_instance_create(lv->name);
+	lv->inst = lv->fs.tracefs_instance_create(lv->name);
 	if (!lv->inst) {
 		int e = errno;
-		free(lv);
-		return e == EACCES || e == EPERM || e == EROFS ? VMSA_E_PERM : VMSA_E_IO;
+		err = e == EACCES || e == EPERM || e == EROFS ? VMSA_E_PERM : VMSA_E_IO;
+		goto fail;
 	}
-	int err = VMSA_E_IO;
+	err = VMSA_E_IO;
 	if (opts && opts->buffer_kb &&
-	    tracefs_instance_set_buffer_size(lv->inst, opts->buffer_kb, -1) < 0)
+	    lv->fs.tracefs_instance_set_buffer_size(lv->inst, opts->buffer_kb, -1) < 0)
 		goto fail;
 	const char *const systems[] = {"vmscan", "writeback", NULL};
-	lv->tep = tracefs_local_events_system(NULL, systems);
+	lv->tep = lv->fs.tracefs_local_events_system(NULL, systems);
 	if (!lv->tep)
 		goto fail;
-	if (tracefs_event_enable(lv->inst, "vmscan", NULL) < 0) {
+	if (lv->fs.tracefs_event_enable(lv->inst, "vmscan", NULL) < 0) {
 		err = errno == EACCES || errno == EPERM ? VMSA_E_PERM : VMSA_E_IO;
 		goto fail;
 	}
 	lv->enabled = true;
 	/* what the flushers write (totals.flusher_writeback), where the kernel
 	 * has the events; without them those counts are unknown */
-	tracefs_event_enable(lv->inst, "writeback", "^writeback_start$");
-	tracefs_event_enable(lv->inst, "writeback", "^writeback_written$");
-	tracefs_trace_on(lv->inst);
+	lv->fs.tracefs_event_enable(lv->inst, "writeback", "^writeback_start$");
+	lv->fs.tracefs_event_enable(lv->inst, "writeback", "^writeback_written$");
+	lv->fs.tracefs_trace_on(lv->inst);
 	lv->traits.timestamps_ns_precision = 1;
-	char *clock = tracefs_get_clock(lv->inst);
+	char *clock = lv->fs.tracefs_get_clock(lv->inst);
 	if (clock) {
 		snprintf(lv->traits.clock, sizeof(lv->traits.clock), "%s", clock);
 		free(clock);
@@ -136,9 +142,9 @@ static int by_time(const void *a, const void *b)
 
 int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload)
 {
-	tracefs_load_cmdlines(NULL, lv->tep);
+	lv->fs.tracefs_load_cmdlines(NULL, lv->tep);
 	lv->err = 0;
-	if (tracefs_iterate_raw_events(lv->tep, lv->inst, NULL, 0, on_record, lv) < 0 &&
+	if (lv->fs.tracefs_iterate_raw_events(lv->tep, lv->inst, NULL, 0, on_record, lv) < 0 &&
 	    !lv->err)
 		return VMSA_E_IO;
 	if (lv->err)
@@ -169,8 +175,8 @@ int vmsa_live_stop(struct vmsa_live *lv)
 	if (!lv->enabled)
 		return 0;
 	lv->enabled = false;
-	tracefs_event_disable(lv->inst, "writeback", NULL); /* (where it was enabled) */
-	return tracefs_event_disable(lv->inst, "vmscan", NULL) < 0 ? VMSA_E_IO : 0;
+	lv->fs.tracefs_event_disable(lv->inst, "writeback", NULL); /* (where it was enabled) */
+	return lv->fs.tracefs_event_disable(lv->inst, "vmscan", NULL) < 0 ? VMSA_E_IO : 0;
 }
 
 void vmsa_live_close(struct vmsa_live *lv)
@@ -179,12 +185,13 @@ void vmsa_live_close(struct vmsa_live *lv)
 		return;
 	if (lv->inst) {
 		vmsa_live_stop(lv);
-		tracefs_instance_destroy(lv->inst);
-		tracefs_instance_free(lv->inst);
+		lv->fs.tracefs_instance_destroy(lv->inst);
+		lv->fs.tracefs_instance_free(lv->inst);
 	}
 	if (lv->tep)
-		tep_free(lv->tep);
+		lv->dec.dl.tep_free(lv->tep);
 	vmsa_bin_decoder_release(&lv->dec);
+	VMSA_DL_CLOSE(&lv->fs);
 	free(lv->pend);
 	free(lv);
 }

@@ -17,20 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <string.h>
-#include <trace-cmd.h>
 
 #include "../internal.h"
 #include "input.h"
-
-/*
- * Exported by libtracecmd 3.x and documented there, but declared only in
- * trace-cmd's private header.
- */
-int tracecmd_cpus(struct tracecmd_input *handle);
-unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
-const char *tracecmd_get_uname(struct tracecmd_input *handle);
-const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
-const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
 struct cursor {
 	struct tracecmd_input *h;
@@ -54,6 +43,7 @@ struct probe {
 };
 
 struct vmsa_tracedat {
+	struct vmsa_dl_tracecmd tc;	/* libtracecmd (libtraceevent: dec.dl) */
 	struct tracecmd_input *top;
 	struct tracecmd_input **handles;	/* top, then instances */
 	int nhandles;
@@ -63,7 +53,7 @@ struct vmsa_tracedat {
 	struct vmsa_bin_decoder dec;
 	struct tep_record *held;	/* returned last; freed on the next call */
 	struct probe pr;
-	uint64_t reads;			/* tracecmd_read_data() calls */
+	uint64_t reads;			/* td->tc.tracecmd_read_data() calls */
 };
 
 /*
@@ -161,7 +151,7 @@ static void add_cpustats(struct vmsa_traits *t, const char *stats)
 
 /*
  * libtracecmd 3.1.6 can crash on corrupted files beyond the fixed header
- * (a NULL dereference in tracecmd_buffer_instance_handle()'s error path,
+ * (a NULL dereference in td->tc.tracecmd_buffer_instance_handle()'s error path,
  * found by fuzz/fuzz_tracedat).  So a child process opens the file first
  * and reads every buffer and every record, in the order the analyzer will
  * (merge(): the same library calls), telling the analyzer through a pipe
@@ -212,7 +202,7 @@ static struct cursor *earliest(struct cursor *cur, int ncur)
 	return best;
 }
 
-static void probe_child(const char *path, int fd)
+static void probe_child(const struct vmsa_tracedat *td, const char *path, int fd)
 {
 	/* a crash here is the answer, not an event: end quietly */
 	struct sigaction sa;
@@ -221,11 +211,11 @@ static void probe_child(const char *path, int fd)
 	int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	struct tracecmd_input *top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
+	struct tracecmd_input *top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!top)
 		_exit(2);
-	int n = tracecmd_buffer_instances(top);
+	int n = td->tc.tracecmd_buffer_instances(top);
 	if (n < 0)
 		n = 0;
 	struct tracecmd_input **hs = calloc((size_t)n + 1, sizeof(*hs));
@@ -233,18 +223,18 @@ static void probe_child(const char *path, int fd)
 		_exit(5);
 	int nh = 0, total = 0;
 	for (int i = -1; i < n; i++) {
-		struct tracecmd_input *h = i < 0 ? top : tracecmd_buffer_instance_handle(top, i);
+		struct tracecmd_input *h = i < 0 ? top : td->tc.tracecmd_buffer_instance_handle(top, i);
 		if (!h)
 			continue; /* as the analyzer: that buffer is left out */
 		hs[nh++] = h;
-		int c = tracecmd_cpus(h);
+		int c = td->tc.tracecmd_cpus(h);
 		if (c < 0 || c > 4096)
 			_exit(3);
 		total += c;
-		tracecmd_get_cpustats(h);
+		td->tc.tracecmd_get_cpustats(h);
 	}
-	tracecmd_get_uname(top);
-	tracecmd_get_trace_clock(top);
+	td->tc.tracecmd_get_uname(top);
+	td->tc.tracecmd_get_trace_clock(top);
 	struct cursor *cur = calloc((size_t)total + 1, sizeof(*cur));
 	if (!cur)
 		_exit(5);
@@ -252,21 +242,22 @@ static void probe_child(const char *path, int fd)
 	uint64_t reads = 0;
 	int ncur = 0;
 	for (int i = 0; i < nh; i++)
-		for (int c = 0; c < tracecmd_cpus(hs[i]); c++) {
+		for (int c = 0; c < td->tc.tracecmd_cpus(hs[i]); c++) {
 			struct cursor *k = &cur[ncur++];
 			k->h = hs[i];
-			k->tep = tracecmd_get_tep(hs[i]);
+			k->tep = td->tc.tracecmd_get_tep(hs[i]);
 			k->cpu = c;
-			k->rec = tracecmd_read_data(hs[i], c);
+			k->rec = td->tc.tracecmd_read_data(hs[i], c);
 			reads++;
 		}
+	free(hs); /* (the handles stay open: the cursors use them) */
 	say(fd, reads);
 	set_blocking(fd, false);
 	struct cursor *best;
 	while ((best = earliest(cur, ncur))) {
-		tep_find_event_by_record(best->tep, best->rec);
-		tracecmd_free_record(best->rec);
-		best->rec = tracecmd_read_data(best->h, best->cpu);
+		td->dec.dl.tep_find_event_by_record(best->tep, best->rec);
+		td->tc.tracecmd_free_record(best->rec);
+		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
 		if (++reads % PROBE_EVERY == 0)
 			say(fd, reads);
 	}
@@ -276,7 +267,8 @@ static void probe_child(const char *path, int fd)
 	_exit(0); /* no cleanup: the library's leaks are not ours to report */
 }
 
-static int probe_start(struct probe *pr, const char *path, off_t size)
+static int probe_start(struct probe *pr, const struct vmsa_tracedat *td, const char *path,
+		       off_t size)
 {
 	memset(pr, 0, sizeof(*pr));
 	pr->fd = -1;
@@ -293,7 +285,7 @@ static int probe_start(struct probe *pr, const char *path, off_t size)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		probe_child(path, p[1]);
+		probe_child(td, path, p[1]);
 	}
 	close(p[1]);
 	pr->pid = pid;
@@ -363,7 +355,7 @@ static struct tep_record *read_after_probe(struct vmsa_tracedat *td, struct curs
 {
 	uint64_t n = ++td->reads;
 	*err = td->pr.safe >= n || td->pr.done ? 0 : probe_wait(&td->pr, n);
-	return *err ? NULL : tracecmd_read_data(k->h, k->cpu);
+	return *err ? NULL : td->tc.tracecmd_read_data(k->h, k->cpu);
 }
 
 int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
@@ -376,25 +368,29 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	struct stat st;
 	int bad = fstat(fd, &st) ? VMSA_E_IO : check_header(fd);
 	close(fd);
-	struct probe pr;
-	if (!bad)
-		bad = probe_start(&pr, path, st.st_size);
-	if (!bad)
-		bad = probe_wait(&pr, PROBE_OPENED);
 	if (bad)
 		return bad;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
 	struct vmsa_tracedat *td = calloc(1, sizeof(*td));
-	if (!td) {
-		probe_end(&pr);
+	if (!td)
 		return VMSA_E_NOMEM;
+	td->pr.fd = -1;
+	/* the libraries first (a file is corrupt only if they can read it) */
+	int err = vmsa_bin_decoder_init(&td->dec, counts, traits);
+	if (!err)
+		err = vmsa_dl_open_tracecmd(&td->tc);
+	if (!err)
+		err = probe_start(&td->pr, td, path, st.st_size);
+	if (!err)
+		err = probe_wait(&td->pr, PROBE_OPENED);
+	if (err) {
+		vmsa_tracedat_close(td);
+		return err;
 	}
-	td->pr = pr;
-	vmsa_bin_decoder_init(&td->dec, counts, traits);
-	td->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
+	td->top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!td->top)
 		goto corrupt;
-	int ninst = tracecmd_buffer_instances(td->top);
+	int ninst = td->tc.tracecmd_buffer_instances(td->top);
 	if (ninst < 0)
 		ninst = 0;
 	struct tracecmd_input **hs = calloc((size_t)ninst + 1, sizeof(*hs));
@@ -403,13 +399,13 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	int nh = 0;
 	hs[nh++] = td->top;
 	for (int i = 0; i < ninst; i++) {
-		struct tracecmd_input *h = tracecmd_buffer_instance_handle(td->top, i);
+		struct tracecmd_input *h = td->tc.tracecmd_buffer_instance_handle(td->top, i);
 		if (h)
 			hs[nh++] = h;
 	}
 	int total = 0;
 	for (int i = 0; i < nh; i++) {
-		int c = tracecmd_cpus(hs[i]);
+		int c = td->tc.tracecmd_cpus(hs[i]);
 		if (c < 0 || c > 4096) {
 			td->handles = hs;
 			td->nhandles = nh;
@@ -424,12 +420,11 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 		goto nomem;
 	}
 	for (int i = 0; i < nh; i++)
-		for (int c = 0; c < tracecmd_cpus(hs[i]); c++) {
+		for (int c = 0; c < td->tc.tracecmd_cpus(hs[i]); c++) {
 			struct cursor *k = &td->cur[td->ncur++];
 			k->h = hs[i];
-			k->tep = tracecmd_get_tep(hs[i]);
+			k->tep = td->tc.tracecmd_get_tep(hs[i]);
 			k->cpu = c;
-			int err;
 			k->rec = read_after_probe(td, k, &err);
 			if (err) {
 				td->handles = hs;
@@ -439,14 +434,14 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 		}
 	td->handles = hs;
 	td->nhandles = nh;
-	traits->tracedat_version = (uint32_t)tracecmd_get_in_file_version(td->top);
-	const char *u = tracecmd_get_uname(td->top), *clk = tracecmd_get_trace_clock(td->top);
+	traits->tracedat_version = (uint32_t)td->tc.tracecmd_get_in_file_version(td->top);
+	const char *u = td->tc.tracecmd_get_uname(td->top), *clk = td->tc.tracecmd_get_trace_clock(td->top);
 	snprintf(traits->uname, sizeof(traits->uname), "%s", u ? u : "");
 	snprintf(traits->clock, sizeof(traits->clock), "%s", clk ? clk : "");
-	traits->cpus = tracecmd_cpus(td->top);
+	traits->cpus = td->tc.tracecmd_cpus(td->top);
 	traits->instances = ninst;
 	for (int i = 0; i < nh; i++)
-		add_cpustats(traits, tracecmd_get_cpustats(hs[i]));
+		add_cpustats(traits, td->tc.tracecmd_get_cpustats(hs[i]));
 	traits->timestamps_ns_precision = 1;
 	traits->dialect = VMSA_DIALECT_UNKNOWN;
 	*out = td;
@@ -464,18 +459,19 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 	if (!td)
 		return;
 	if (td->held)
-		tracecmd_free_record(td->held);
+		td->tc.tracecmd_free_record(td->held);
 	for (int i = 0; i < td->ncur; i++)
 		if (td->cur[i].rec)
-			tracecmd_free_record(td->cur[i].rec);
+			td->tc.tracecmd_free_record(td->cur[i].rec);
 	for (int i = td->nhandles - 1; i >= 1; i--)
-		tracecmd_close(td->handles[i]);
+		td->tc.tracecmd_close(td->handles[i]);
 	if (td->top)
-		tracecmd_close(td->top);
+		td->tc.tracecmd_close(td->top);
 	free(td->handles);
 	free(td->cur);
 	vmsa_bin_decoder_release(&td->dec);
 	probe_end(&td->pr);
+	VMSA_DL_CLOSE(&td->tc);
 	free(td);
 }
 
@@ -483,7 +479,7 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 		       enum vmsa_reject_reason *reason)
 {
 	if (td->held) {
-		tracecmd_free_record(td->held);
+		td->tc.tracecmd_free_record(td->held);
 		td->held = NULL;
 	}
 	if (!td->dec.comms) /* the file's task names are all loaded */
@@ -509,7 +505,7 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 		int err;
 		best->rec = read_after_probe(td, best, &err);
 		if (err) {
-			tracecmd_free_record(r);
+			td->tc.tracecmd_free_record(r);
 			return err;
 		}
 		td->dec.counts->lines_read++;
@@ -520,10 +516,10 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 			td->held = r; /* ev->comm may point into tep; kept until next */
 			return 0;
 		case VMSA_BIN_REJECTED:
-			tracecmd_free_record(r);
+			td->tc.tracecmd_free_record(r);
 			return VMSA_TRACEDAT_REJECTED;
 		default:
-			tracecmd_free_record(r);
+			td->tc.tracecmd_free_record(r);
 			continue;
 		}
 	}

@@ -42,6 +42,8 @@ def main():
         for path in (text, os.path.join(fix, "trace.dat")):
             r = subprocess.run(["valgrind", "--error-exitcode=99", "--leak-check=full",
                                 "--errors-for-leak-kinds=definite,indirect", "--quiet",
+                                "--suppressions=" + os.path.join(src, "tests", "e2e",
+                                                                 "valgrind.supp"),
                                 tool, "--quiet", "--histogram", path],
                                capture_output=True)
             check("valgrind memcheck clean on %s" % os.path.basename(path),

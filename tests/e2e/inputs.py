@@ -200,12 +200,61 @@ def test_split(tool, src, work):
             os.unlink(p)
 
 
+ON_DEMAND = ("tracecmd", "tracefs", "traceevent", "z", "lzma", "zstd")
+
+
+def test_on_demand(tool, src, work):
+    """The libraries only some inputs need are opened on demand: the tool
+    does not link them (unless a sanitizer build, which must), a text trace
+    is read without them, and an input that needs one it cannot load stops
+    with status 5 and a message naming the file (they are hidden in a
+    mount namespace of the test's own: /dev/null bound over each)."""
+    dyn = subprocess.run(["readelf", "-d", "-s", "-W", tool], capture_output=True,
+                         text=True).stdout
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[lib(\w+)\.so", dyn)
+    sanitized = re.search(r"__(asan|tsan)_init", dyn) is not None
+    if sanitized:
+        print("skip on-demand libraries: a sanitizer build links them (CMakeLists.txt)")
+        return
+    check("the tool does not link the on-demand libraries (NEEDED: %s)" % " ".join(needed),
+          not set(needed) & set(ON_DEMAND), needed)
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        print("skip hiding the libraries: needs root and unshare(1)")
+        return
+    libdir = os.path.dirname(os.path.realpath(
+        glob.glob("/usr/lib/*/libjson-c.so.*")[0]))
+    hide = sorted(p for lib in ON_DEMAND for p in glob.glob(os.path.join(libdir, "lib%s.so*" % lib)))
+    script = "for l in \"$@\"; do case $l in *.so*) mount --bind /dev/null \"$l\" || exit 99;; esac; done; " \
+             "shift $(($# - 1)); exec sh -c \"$1\""
+    fix = os.path.join(src, "fixtures", "6.1", "highalloc", "upstream")
+    text = os.path.join(work, "hidden.txt")
+    with lzma.open(os.path.join(fix, "trace.txt.xz")) as a, open(text, "wb") as b:
+        shutil.copyfileobj(a, b)
+    comp = compressors(text, work)
+
+    def hidden(path):
+        cmd = "%s -q -f json %s" % (tool, path)
+        return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh"] + hide + [cmd],
+                              capture_output=True)
+    plain = run(tool, [text])
+    p = hidden(text)
+    check("without the on-demand libraries, a text trace: status 0, the same summary",
+          p.returncode == 0 and json.loads(p.stdout)["totals"] == json.loads(plain.stdout)["totals"],
+          (p.returncode, p.stderr))
+    for what, path in [("trace.dat", os.path.join(fix, "trace.dat"))] + sorted(comp.items()):
+        p = hidden(path)
+        err = p.stderr.decode(errors="replace")
+        check("without the on-demand libraries, %s: status 5, the file and the library named"
+              % what, p.returncode == 5 and path in err and "library" in err, (p.returncode, err))
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     test_compressed(tool, src, work)
     test_split(tool, src, work)
+    test_on_demand(tool, src, work)
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if all(results) else 1

@@ -146,7 +146,7 @@ static enum vmsa_wb_reason wb_decode(const char *syms, int32_t reason, int64_t *
 	memset(&counts, 0, sizeof(counts));
 	memset(&traits, 0, sizeof(traits));
 	struct vmsa_bin_decoder d;
-	vmsa_bin_decoder_init(&d, &counts, &traits);
+	ck_assert_int_eq(vmsa_bin_decoder_init(&d, &counts, &traits), 0);
 	struct vmsa_event ev;
 	enum vmsa_reject_reason why;
 	ck_assert_int_eq(vmsa_bin_decode(&d, tep, &r, &ev, &why), VMSA_BIN_EVENT);
