@@ -270,7 +270,7 @@ static void progress_tell(struct progress *pg, const struct run *r, uint64_t eve
  * interval's statistics too; without, the loop has no test for it.
  */
 static inline __attribute__((always_inline)) int read_events(struct run *r, struct group *g,
-							       bool deltas)
+							       bool deltas, bool merged)
 {
 	const struct vmsa_filter *filter = r->o->filter;
 	struct vmsa_stats *st = r->st;
@@ -284,8 +284,8 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 	const struct vmsa_event *e = &ev; /* a merge's points to its own */
 	for (;;) {
 		int which = 0;
-		int err = g->n == 1 ? vmsa_source_next(g->src[0], &ev)
-				    : vmsa_interleave_next(g->merge, &e, &which);
+		int err = !merged ? vmsa_source_next(g->src[0], &ev)
+				  : vmsa_interleave_next(g->merge, &e, &which);
 		if (err == 0) {
 			if (!filter || keep(r, &g->is[which], e)) {
 				err = vmsa_stats_add(st, e);
@@ -323,7 +323,9 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 
 static int read_group(struct run *r, struct group *g)
 {
-	return r->delta ? read_events(r, g, true) : read_events(r, g, false);
+	if (g->n > 1)
+		return r->delta ? read_events(r, g, true, true) : read_events(r, g, false, true);
+	return r->delta ? read_events(r, g, true, false) : read_events(r, g, false, false);
 }
 
 /* How many of the n inputs at paths are read together: a trace.dat alone, else the text up to one. */

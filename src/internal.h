@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "vmsa/vmsa.h"
 
@@ -383,10 +386,27 @@ static inline uint32_t vmsa_load32(const char *p)
 	return v;
 }
 
+#ifdef __SSE2__
+static inline bool vmsa_same16(const char *a, const char *b)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)a);
+	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)b);
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xffff;
+}
+#endif
+
 /* memcmp(a, b, n) == 0 for the short strings of a line (names, keys,
- * flags), inline and a word at a time. */
+ * flags), inline and a word (or 16 bytes) at a time. */
 static inline bool vmsa_same_bytes(const char *a, const char *b, size_t n)
 {
+#ifdef __SSE2__
+	if (n >= 16) { /* (a task's line prefix, a remembered key) */
+		for (size_t i = 0; i + 16 < n; i += 16)
+			if (!vmsa_same16(a + i, b + i))
+				return false;
+		return vmsa_same16(a + n - 16, b + n - 16);
+	}
+#endif
 	if (n >= 8) {
 		for (size_t i = 0; i + 8 < n; i += 8)
 			if (vmsa_load64(a + i) != vmsa_load64(b + i))

@@ -139,16 +139,34 @@ int vmsa_text_read_symbol(struct flag_memo *memo, enum vmsa_field_type t, const 
 	return r;
 }
 
+/* The value after label (which ends in a space) when that value is the
+ * line's last word, as mm_shrink_slab_start's "priority " and _end's "last
+ * shrinker return val " are: found from the end, without a search. */
+static const char *label_of_last_word(const char *s, const char *e, const char *label, size_t n)
+{
+	const char *w = e;
+	while (w > s && !is_sp(w[-1]))
+		w--;
+	return w - s >= (ptrdiff_t)n && vmsa_same_bytes(w - n, label, n) &&
+			       (w - n == s || is_sp(w[-(ptrdiff_t)n - 1]))
+		       ? w
+		       : NULL;
+}
+
 void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char *s,
 			       const char *e, struct vmsa_values *v)
 {
 	const struct plan *pl = &p->plan[event];
 	/* labels usually come in the plan's order: each is looked for after the
-	 * previous one first, then from the start of the fields */
+	 * previous one first (the plan's last one as the line's last word
+	 * first), then from the start of the fields */
 	const char *from = s;
 	for (unsigned j = 0; j < pl->n; j++) {
 		const struct plan_item *it = &pl->item[j];
-		const char *q = vmsa_text_find_lit(from, e, it->label, it->label_len);
+		const char *q = j + 1 == pl->n ? label_of_last_word(from, e, it->label, it->label_len)
+					       : NULL;
+		if (!q)
+			q = vmsa_text_find_lit(from, e, it->label, it->label_len);
 		if (!q && from != s)
 			q = vmsa_text_find_lit(s, e, it->label, it->label_len);
 		if (!q)

@@ -96,6 +96,19 @@ bool vmsa_text_parse_ts_slow(const char *p, const char *e, uint64_t *ns, const c
 
 const char *vmsa_text_find_lit(const char *p, const char *e, const char *lit, size_t n)
 {
+	/* 16 starts at a time: those whose first and last bytes match the
+	 * literal's, then the bytes between (a label's first letter alone is
+	 * common in the text before it) */
+	if (SIMD16 && n >= 2 && n <= 64) {
+		for (; e - p >= (ptrdiff_t)(n - 1 + 16); p += 16) {
+			unsigned m = eq16(p, lit[0]) & eq16(p + n - 1, lit[n - 1]);
+			for (; m; m &= m - 1) {
+				const char *q = p + __builtin_ctz(m);
+				if (vmsa_same_bytes(q + 1, lit + 1, n - 2))
+					return q + n;
+			}
+		}
+	}
 	while ((size_t)(e - p) >= n) {
 		const char *q = memchr(p, lit[0], (size_t)(e - p) - n + 1);
 		if (!q)
