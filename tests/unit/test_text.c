@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "vmsa/vmsa.h"
+#include "input/text_scan.h"
 
 struct line_case {
 	const char *what;
@@ -305,6 +306,63 @@ START_TEST(test_throttle_and_slab_values)
 }
 END_TEST
 
+/* The label search and the byte comparison against the obvious loops, at
+ * every start, end and length (their 16-byte paths and their tails). */
+static const char *naive_find(const char *p, const char *e, const char *lit, size_t n)
+{
+	for (; (size_t)(e - p) >= n; p++)
+		if (memcmp(p, lit, n) == 0)
+			return p + n;
+	return NULL;
+}
+
+START_TEST(test_find_lit_and_same_bytes)
+{
+	char text[96];
+	/* few letters, so that first and last bytes match often */
+	for (size_t i = 0; i < sizeof(text); i++)
+		text[i] = "ab a"[(i * 7 + i / 5) % 4];
+	static const char *const lits[] = {"ab", "a a", "ab ab", "b aa", "a ab ab a",
+					   "ab a ab ab a ab a", "zz", "a"};
+	for (size_t l = 0; l < sizeof(lits) / sizeof(lits[0]); l++) {
+		size_t n = strlen(lits[l]);
+		for (size_t b = 0; b < sizeof(text); b++)
+			for (size_t e = b; e <= sizeof(text); e++)
+				ck_assert_ptr_eq(vmsa_text_find_lit(text + b, text + e, lits[l], n),
+						 naive_find(text + b, text + e, lits[l], n));
+	}
+	char x[80], y[80];
+	for (size_t n = 0; n <= 64; n++)
+		for (size_t d = 0; d <= n; d++) {
+			memset(x, 'q', sizeof(x));
+			memset(y, 'q', sizeof(y));
+			if (d < n)
+				y[d] = 'r'; /* one byte differs, at every place */
+			ck_assert_int_eq(vmsa_same_bytes(x, y, n), d == n);
+		}
+}
+END_TEST
+
+/* mm_shrink_slab_start's priority is its last word; a label is a whole word */
+START_TEST(test_slab_labels)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason r;
+	const char *a = "  a-1 [000] 1.0: mm_shrink_slab_start: f+0x0/0x1 0000: nid: 1 objects to "
+			"shrink 0 gfp_flags GFP_KERNEL cache items 3 delta 1 total_scan 1 priority 7";
+	ck_assert_int_eq(vmsa_text_parse_line(p, a, strlen(a), &ev, &r), EV);
+	ck_assert_int_eq(ev.priority, 7);
+	/* "xpriority 5" is not the label: the real one comes before it */
+	const char *b = "  a-1 [000] 1.0: mm_shrink_slab_start: f+0x0/0x1 0000: nid: 1 objects to "
+			"shrink 0 gfp_flags GFP_KERNEL cache items 3 delta 1 priority 4 xpriority 5";
+	ck_assert_int_eq(vmsa_text_parse_line(p, b, strlen(b), &ev, &r), EV);
+	ck_assert_int_eq(ev.priority, 4);
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
 START_TEST(test_nul_bytes_in_name)
 {
 	static const char line[] = "  a\0b-9 [000] 1.0: mm_vmscan_kswapd_sleep: nid=0";
@@ -388,6 +446,8 @@ Suite *text_suite(void)
 	TCase *tc = tcase_create("lines");
 	tcase_add_loop_test(tc, test_line_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_throttle_and_slab_values);
+	tcase_add_test(tc, test_find_lit_and_same_bytes);
+	tcase_add_test(tc, test_slab_labels);
 	tcase_add_test(tc, test_timestamps);
 	tcase_add_test(tc, test_nul_bytes_in_name);
 	tcase_add_test(tc, test_traits_follow_field_names);
