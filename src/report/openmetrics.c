@@ -57,6 +57,9 @@ static const char *const io_modes[] = {"async", "sync", NULL};
 static const char *const throttle_reasons[] = {"writeback", "isolated", "noprogress",
 					       "congested", NULL};
 static const char *const flush_reasons[] = {"all_dirty", "flush_forward", NULL};
+static const char *const wb_reasons[] = {"background", "vmscan", "sync", "periodic",
+					 "laptop_timer", "free_more_memory", "fs_free_space",
+					 "forker_thread", "foreign_flush", "other", NULL};
 static const char *const line_states[] = {"analyzed", "filtered", "ignored",
 					  "rejected", "lost_marker", NULL};
 static const char *const line_keys[] = {"analyzed", "filtered", "ignored",
@@ -70,6 +73,7 @@ static const struct dim d_io = {"io", io_modes, NULL};
 static const struct dim d_throttle = {"reason", throttle_reasons, NULL};
 static const struct dim d_flush = {"reason", flush_reasons, NULL};
 static const struct dim d_lines = {"state", line_states, line_keys};
+static const struct dim d_wb = {"reason", wb_reasons, NULL};
 
 static const struct counter counters[] = {
 	{"vmscan_reclaims", NULL,
@@ -108,6 +112,13 @@ static const struct counter counters[] = {
 	 {"totals.throttled.", ".delayed_ns"}, {&d_throttle}},
 	{"vmscan_flusher_wakeups", NULL, "Flusher wake-ups by reclaim, by reason.", false,
 	 {"totals.flusher_wakeups.", ".count"}, {&d_flush}},
+	{"vmscan_flusher_writeback_passes", NULL,
+	 "Writeback passes of the flusher threads (writeback:writeback_start/_written), by the "
+	 "reason the kernel gives; vmscan: started for reclaim.", false,
+	 {"totals.flusher_writeback.", ".passes"}, {&d_wb}},
+	{"vmscan_flusher_written_pages", "pages",
+	 "Pages the flusher threads wrote in those passes (nr_pages at start minus at end), by "
+	 "reason.", false, {"totals.flusher_writeback.", ".pages"}, {&d_wb}},
 	{"vmscan_lost_events", NULL, "Events the tracer dropped, as its lost-event markers say.",
 	 false, {"input.events_lost"}, {NULL}},
 	{"vmscan_input_lines", NULL,

@@ -104,6 +104,11 @@ def expected_samples(summary):
         rows.append(("vmscan_throttled_total", {"reason": r}, "totals.throttled.%s.count" % r))
     rows.append(("vmscan_flusher_wakeups_total", {"reason": "all_dirty"},
                  "totals.flusher_wakeups.all_dirty.count"))
+    for r in ("background", "vmscan", "periodic", "other"):
+        rows.append(("vmscan_flusher_writeback_passes_total", {"reason": r},
+                     "totals.flusher_writeback.%s.passes" % r))
+        rows.append(("vmscan_flusher_written_pages_total", {"reason": r},
+                     "totals.flusher_writeback.%s.pages" % r))
     rows.append(("vmscan_lost_events_total", {}, "input.events_lost"))
     for s in ("analyzed", "ignored", "rejected"):
         rows.append(("vmscan_input_lines_total", {"state": s}, "input.lines_" + s))
