@@ -779,6 +779,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 {
 	jo *tr = member(s, "traits");
 	t->wrapped_events = count_of(tr, "wrapped_events");
+	t->late_events = count_of(tr, "late_events");
 	t->unwrapped_events = count_of(tr, "unwrapped_events");
 	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
 	jo *lru = member(tr, "lru_names_not_known");

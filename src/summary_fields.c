@@ -200,6 +200,14 @@ static uint64_t wrapped(const struct vmsa_summary *sum)
 	return n;
 }
 
+static uint64_t late(const struct vmsa_summary *sum)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		n += sum->sources[i].traits.late_events;
+	return n;
+}
+
 static uint64_t events_lost(const struct vmsa_summary *sum)
 {
 	return sum->totals.events_lost;
@@ -233,6 +241,11 @@ const struct vmsa_note vmsa_notes[] = {
 	/* the classic report has a line of its own for it */
 	{NOTE("tasks_folded", "tasks beyond --max-tasks are counted in the (other tasks) row"),
 	 .count = tasks_folded},
+	{NOTE("late_events", "live records came later than the hold-back "
+			     "(traits.late_events): the periods they belong to may be cut"),
+	 .report = {"", " live records came later than the 1 s hold-back; the periods they "
+			"belong to may be cut."},
+	 .count = late},
 	{NOTE("wrapped", "the trace looks wrapped (pasted into a mail): events are broken over "
 			 "several lines (traits.wrapped_events), their lines ignored or rejected; "
 			 "try --unwrap"),

@@ -337,6 +337,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "events broken over several lines (a trace pasted into a mail) and not "       \
 	   "repaired, when any: their lines are ignored or rejected (try --unwrap)",       \
 	   t->wrapped_events ? u64(t->wrapped_events) : NULL)                             \
+	XO("late_events", VF_FIRST(COUNT),                                                \
+	   "live: records read after a later one had been analyzed (a CPU's records "     \
+	   "came later than the 1 s hold-back), when any: the periods they belong to may " \
+	   "be cut", t->late_events ? u64(t->late_events) : NULL)                         \
 	XO("unwrapped_events", VF_FIRST(COUNT), "events --unwrap joined again, when any",   \
 	   t->unwrapped_events ? u64(t->unwrapped_events) : NULL)                         \
 	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \

@@ -39,6 +39,7 @@ struct vmsa_live {
 	struct pending *pend;
 	size_t npend, cap;
 	uint64_t seq, max_ts;
+	uint64_t out_ts;	/* the latest timestamp handed out */
 	int err;
 };
 
@@ -156,6 +157,12 @@ int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload)
 		struct pending *p = &lv->pend[i];
 		if (lv->enabled && p->ev.ts_ns + HOLD_NS > lv->max_ts)
 			break;
+		/* a record older than one already handed out came later than
+		 * the hold-back: its period may be cut (traits.late_events) */
+		if (p->ev.ts_ns < lv->out_ts)
+			lv->traits.late_events++;
+		else
+			lv->out_ts = p->ev.ts_ns;
 		p->ev.comm = p->comm;
 		int r = cb(&p->ev, payload);
 		if (r) {

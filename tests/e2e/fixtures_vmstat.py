@@ -418,10 +418,15 @@ def main():
                 # at the end: one a writeback device at most, 3 here)
                 dl = lv["input"]["lines_analyzed"] - j["input"]["lines_analyzed"]
                 dw = wb_events(lv) - wb_events(j)
+                late = sum(src.get("traits", {}).get("late_events", 0)
+                           for src in lv["input"]["sources"])
                 check("%s: live == text on every count" % label,
                       common(counts_only(lv["totals"]), known) ==
                       common(known, counts_only(lv["totals"])) and abs(dl - dw) <= 6,
-                      (lv["input"]["lines_analyzed"], j["input"]["lines_analyzed"], dw))
+                      ("lines", lv["input"]["lines_analyzed"], j["input"]["lines_analyzed"],
+                       "wb", dw, "late records", late,
+                       paths_differing(common(counts_only(lv["totals"]), known),
+                                       common(known, counts_only(lv["totals"])))[:8]))
             else:
                 # a lost event can hide at most one page batch (nr_scanned <= 32
                 # per isolation in these runs, SWAP_CLUSTER_MAX) or one window
