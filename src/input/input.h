@@ -69,6 +69,26 @@ void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
 /* The decoding threads the source started (0: it reads in the caller's). */
 int vmsa_source_workers(const struct vmsa_source *s);
 
+/* ---- live's hold-back (live.c) ---- */
+/* Records are handed out once they are this much older (trace time) than
+ * the newest record read: tracefs raw reads are not ordered across CPUs. */
+#define VMSA_LIVE_HOLD_NS 1000000000ull
+struct pending;
+struct vmsa_live_queue {
+	struct pending *pend;
+	size_t npend, cap;
+	uint64_t seq, max_ts;
+	uint64_t out_ts;	/* the latest timestamp handed out */
+};
+/* A decoded record in (its comm copied); VMSA_E_NOMEM. */
+int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev);
+/* Hands out, in timestamp order, the records held long enough (all of them
+ * with @all); one older than a record already handed out is counted in
+ * traits->late_events.  Stops at and returns cb's first non-zero return. */
+int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_traits *traits,
+			    vmsa_event_cb cb, void *payload);
+void vmsa_live_queue_free(struct vmsa_live_queue *q);
+
 /* ---- binary records, trace.dat or live (binary.c) ---- */
 struct evdesc;
 struct vmsa_bin_comm;

@@ -6,7 +6,7 @@
  * CPU can be read after another CPU's later records (seen in QEMU: a
  * reclaim's end read before its begin; in one CI run a vCPU's records more
  * than 250 ms late).  Decoded events are therefore held
- * back for HOLD_NS of trace time and handed out in timestamp order; at the
+ * back for VMSA_LIVE_HOLD_NS of trace time and handed out in timestamp order; at the
  * end (events disabled) everything left is handed out.
  */
 #include <errno.h>
@@ -17,8 +17,6 @@
 
 #include "../internal.h"
 #include "input.h"
-
-#define HOLD_NS 1000000000ull
 
 struct pending {
 	struct vmsa_event ev;
@@ -35,11 +33,7 @@ struct vmsa_live {
 	struct vmsa_source_counts counts;
 	struct vmsa_traits traits;
 	bool enabled;
-	/* decoded, not yet handed out */
-	struct pending *pend;
-	size_t npend, cap;
-	uint64_t seq, max_ts;
-	uint64_t out_ts;	/* the latest timestamp handed out */
+	struct vmsa_live_queue q;	/* decoded, not yet handed out */
 	int err;
 };
 
@@ -116,20 +110,27 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu, void *c
 			if (vmsa_bin_decode(&lv->dec, lv->tep, r, &ev, &why) != VMSA_BIN_EVENT)
 				continue;
 		}
-		if (vmsa_grow((void **)&lv->pend, &lv->cap, lv->npend + 1, sizeof(*lv->pend), 1024)) {
+		if (vmsa_live_queue_push(&lv->q, &ev)) {
 			lv->err = VMSA_E_NOMEM;
 			return 1;
 		}
-		struct pending *p = &lv->pend[lv->npend++];
-		p->ev = ev;
-		p->seq = lv->seq++;
-		size_t n = ev.comm_len < sizeof(p->comm) ? ev.comm_len : sizeof(p->comm) - 1;
-		if (ev.comm)
-			memcpy(p->comm, ev.comm, n);
-		p->ev.comm_len = n;
-		if (ev.ts_ns > lv->max_ts)
-			lv->max_ts = ev.ts_ns;
 	}
+	return 0;
+}
+
+int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev)
+{
+	if (vmsa_grow((void **)&q->pend, &q->cap, q->npend + 1, sizeof(*q->pend), 1024))
+		return VMSA_E_NOMEM;
+	struct pending *p = &q->pend[q->npend++];
+	p->ev = *ev;
+	p->seq = q->seq++;
+	size_t n = ev->comm_len < sizeof(p->comm) ? ev->comm_len : sizeof(p->comm) - 1;
+	if (ev->comm)
+		memcpy(p->comm, ev->comm, n);
+	p->ev.comm_len = n;
+	if (ev->ts_ns > q->max_ts)
+		q->max_ts = ev->ts_ns;
 	return 0;
 }
 
@@ -150,31 +151,38 @@ int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload)
 		return VMSA_E_IO;
 	if (lv->err)
 		return lv->err;
-	qsort(lv->pend, lv->npend, sizeof(*lv->pend), by_time);
+	return vmsa_live_queue_release(&lv->q, !lv->enabled, &lv->traits, cb, payload);
+}
+
+int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_traits *traits,
+			    vmsa_event_cb cb, void *payload)
+{
+	qsort(q->pend, q->npend, sizeof(*q->pend), by_time);
 	/* hand out what is old enough; everything once the events are off */
 	size_t i = 0;
-	for (; i < lv->npend; i++) {
-		struct pending *p = &lv->pend[i];
-		if (lv->enabled && p->ev.ts_ns + HOLD_NS > lv->max_ts)
+	int r = 0;
+	for (; i < q->npend && !r; i++) {
+		struct pending *p = &q->pend[i];
+		if (!all && p->ev.ts_ns + VMSA_LIVE_HOLD_NS > q->max_ts)
 			break;
 		/* a record older than one already handed out came later than
 		 * the hold-back: its period may be cut (traits.late_events) */
-		if (p->ev.ts_ns < lv->out_ts)
-			lv->traits.late_events++;
+		if (p->ev.ts_ns < q->out_ts)
+			traits->late_events++;
 		else
-			lv->out_ts = p->ev.ts_ns;
+			q->out_ts = p->ev.ts_ns;
 		p->ev.comm = p->comm;
-		int r = cb(&p->ev, payload);
-		if (r) {
-			i++;
-			memmove(lv->pend, lv->pend + i, (lv->npend - i) * sizeof(*lv->pend));
-			lv->npend -= i;
-			return r;
-		}
+		r = cb(&p->ev, payload);
 	}
-	memmove(lv->pend, lv->pend + i, (lv->npend - i) * sizeof(*lv->pend));
-	lv->npend -= i;
-	return 0;
+	memmove(q->pend, q->pend + i, (q->npend - i) * sizeof(*q->pend));
+	q->npend -= i;
+	return r;
+}
+
+void vmsa_live_queue_free(struct vmsa_live_queue *q)
+{
+	free(q->pend);
+	memset(q, 0, sizeof(*q));
 }
 
 int vmsa_live_stop(struct vmsa_live *lv)
@@ -199,7 +207,7 @@ void vmsa_live_close(struct vmsa_live *lv)
 		lv->dec.dl.tep_free(lv->tep);
 	vmsa_bin_decoder_release(&lv->dec);
 	VMSA_DL_CLOSE(&lv->fs);
-	free(lv->pend);
+	vmsa_live_queue_free(&lv->q);
 	free(lv);
 }
 

@@ -288,6 +288,64 @@ START_TEST(test_threads_by_size)
 }
 END_TEST
 
+/* ---- live's hold-back --------------------------------------------------- */
+
+struct handed {
+	uint64_t ts[8];
+	char comm[8][8];
+	int n;
+};
+
+static int take(const struct vmsa_event *ev, void *payload)
+{
+	struct handed *h = payload;
+	ck_assert_int_lt(h->n, 8);
+	h->ts[h->n] = ev->ts_ns;
+	snprintf(h->comm[h->n], sizeof(h->comm[0]), "%.*s", (int)ev->comm_len, ev->comm);
+	h->n++;
+	return 0;
+}
+
+static void push(struct vmsa_live_queue *q, double s, const char *comm)
+{
+	char buf[16];
+	snprintf(buf, sizeof(buf), "%s", comm);
+	struct vmsa_event ev = {.ts_ns = (uint64_t)(s * 1e9), .comm = buf, .comm_len = strlen(buf)};
+	ck_assert_int_eq(vmsa_live_queue_push(q, &ev), 0);
+	memset(buf, 'x', sizeof(buf)); /* the queue keeps its own copy */
+}
+
+START_TEST(test_live_hold_back)
+{
+	struct vmsa_live_queue q = {0};
+	struct vmsa_traits t = {0};
+	struct handed h = {0};
+	push(&q, 0.5, "b");
+	push(&q, 0.0, "a");
+	push(&q, 2.0, "c");
+	/* held 1 s of trace time behind the newest (2.0): 0.0 and 0.5, in order */
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 2);
+	ck_assert_uint_eq(h.ts[0], 0);
+	ck_assert_uint_eq(h.ts[1], 500000000);
+	ck_assert_str_eq(h.comm[0], "a");
+	/* a record older than one handed out comes later than the hold: late */
+	push(&q, 0.3, "d");
+	push(&q, 3.5, "e");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 4);
+	ck_assert_uint_eq(h.ts[2], 300000000);
+	ck_assert_uint_eq(h.ts[3], 2000000000);
+	ck_assert_uint_eq(t.late_events, 1);
+	/* at the end, everything */
+	ck_assert_int_eq(vmsa_live_queue_release(&q, true, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 5);
+	ck_assert_str_eq(h.comm[4], "e");
+	ck_assert_uint_eq(t.late_events, 1);
+	vmsa_live_queue_free(&q);
+}
+END_TEST
+
 /* ---- several inputs as one trace; compressed input ---------------------- */
 
 static struct vmsa_source *text_source(const char *text, int *fd)
@@ -412,6 +470,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_not_text_serial_vs_threads);
 	tcase_add_test(tc, test_wrapped_serial_vs_threads);
 	tcase_add_test(tc, test_threads_by_size);
+	tcase_add_test(tc, test_live_hold_back);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_set_timeout(tc, 60);
