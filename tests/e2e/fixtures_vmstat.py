@@ -146,27 +146,25 @@ def by_task(rows, other):
     return out
 
 
-def renamed_pids(doc):
-    """Pids the analysis has under several names (other than "<...>")."""
+def names_by_pid(doc):
+    """{pid: the names its process and kswapd rows have (other than "<...>")}"""
     names = {}
     for k in ("processes", "kswapd"):
         for r in doc[k]:
             if r["comm"] != "<...>":
                 names.setdefault(r["pid"], set()).add(r["comm"])
-    return {p for p, n in names.items() if len(n) > 1}
+    return names
+
+
+def renamed_pids(doc):
+    """Pids the analysis has under several names (other than "<...>")."""
+    return {p for p, n in names_by_pid(doc).items() if len(n) > 1}
 
 
 def named_otherwise(a, b):
     """Pids that a and b both name, each with one name (other than "<...>"),
     but not the same one."""
-    def names(doc):
-        out = {}
-        for k in ("processes", "kswapd"):
-            for r in doc[k]:
-                if r["comm"] != "<...>":
-                    out.setdefault(r["pid"], set()).add(r["comm"])
-        return out
-    na, nb = names(a), names(b)
+    na, nb = names_by_pid(a), names_by_pid(b)
     return {p for p in set(na) & set(nb) if len(na[p]) == 1 and len(nb[p]) == 1 and
             na[p] != nb[p]}
 
