@@ -57,9 +57,11 @@ static const char *const io_modes[] = {"async", "sync", NULL};
 static const char *const throttle_reasons[] = {"writeback", "isolated", "noprogress",
 					       "congested", NULL};
 static const char *const flush_reasons[] = {"all_dirty", "flush_forward", NULL};
-static const char *const wb_reasons[] = {"background", "vmscan", "sync", "periodic",
-					 "laptop_timer", "free_more_memory", "fs_free_space",
-					 "forker_thread", "foreign_flush", "other", NULL};
+static const char *const wb_reasons[] = {
+#define WB_NAME(e, name) name,
+	VMSA_WB_REASONS(WB_NAME)
+#undef WB_NAME
+	NULL};
 static const char *const line_states[] = {"analyzed", "filtered", "ignored",
 					  "rejected", "lost_marker", NULL};
 static const char *const line_keys[] = {"analyzed", "filtered", "ignored",
