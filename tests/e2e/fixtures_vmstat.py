@@ -186,14 +186,14 @@ def by_pid(rows):
     return out
 
 
-def paths_differing(a, b, at=""):
+def paths_differing(a, b, at="", names=("text", "trace.dat")):
     """Dotted paths at which two JSON values differ."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for k in sorted(set(a) | set(b)):
-            out += paths_differing(a.get(k), b.get(k), at + "." + k if at else k)
+            out += paths_differing(a.get(k), b.get(k), at + "." + k if at else k, names)
         return out
-    return [] if a == b else ["%s (text %s, trace.dat %s)" % (at, a, b)]
+    return [] if a == b else ["%s (%s %s, %s %s)" % (at, names[0], a, names[1], b)]
 
 
 def differences(jt, bt):
@@ -444,7 +444,8 @@ def main():
                       ("lines", lv["input"]["lines_analyzed"], j["input"]["lines_analyzed"],
                        "wb", dw, "late records", late,
                        paths_differing(common(counts_only(lv["totals"]), known),
-                                       common(known, counts_only(lv["totals"])))[:8]))
+                                       common(known, counts_only(lv["totals"])),
+                                       names=("live", "text"))[:8]))
             else:
                 # a lost event can hide at most one page batch (nr_scanned <= 32
                 # per isolation in these runs, SWAP_CLUSTER_MAX) or one window
