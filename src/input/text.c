@@ -120,7 +120,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		e--;
 	p->last_unknown_vmscan = false;
 	struct header h;
-	struct task_memo *tm = NULL;
+	struct task_memo_set *tm = NULL;
 	if (WORDWISE && e - s >= 24) {
 		tm = &p->task_memo[task_hash(s)];
 		if (!p->general_only && memo_header(tm, s, e, &h))
@@ -195,8 +195,7 @@ have_header:;
 		} else if (d->labelled) {
 			vmsa_text_values_labelled(p, id, h.fields, h.end, &v);
 		} else {
-			read_fields(p, id, h.fields, h.end, &f);
-			values_kv(p, &p->plan[id], &f, &v);
+			read_values(p, id, h.fields, h.end, &f, &v);
 		}
 		ev->type = (enum vmsa_event_type)d->type;
 		ev->ctx = (enum vmsa_ctx)d->ctx;

@@ -100,10 +100,16 @@ void vmsa_text_read_fields_general(struct vmsa_text_parser *p, int event, const 
 	read_fields_general(&p->keys, s, e, f, l);
 	l->lead = 0;
 	if (l->learned) {
-		uint32_t want = p->plan[event].keys;
+		const struct plan *pl = &p->plan[event];
+		uint32_t want = pl->keys;
 		while (l->lead < l->n && (l->slot[l->lead].key == K_NONE ||
 					  !(want & (1u << l->slot[l->lead].key))))
 			l->lead++;
+		for (unsigned i = 0; i < l->n; i++) {
+			unsigned k = l->slot[i].key;
+			l->slot[i].count = k != K_NONE && ((pl->plain >> k) & 1) ? pl->field_of_key[k]
+										 : NO_COUNT;
+		}
 	}
 }
 
@@ -116,7 +122,7 @@ static unsigned flag_hash(const char *p, size_t n)
 	else
 		for (size_t i = 0; i < n; i++)
 			h = (h << 8) ^ (unsigned char)p[i];
-	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 61) & (FLAG_MEMO - 1);
+	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> (64 - FLAG_BITS));
 }
 
 int vmsa_text_read_symbol(struct flag_memo *memo, enum vmsa_field_type t, const char *s, size_t n,

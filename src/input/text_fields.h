@@ -35,122 +35,18 @@ static inline int find_event(const struct vmsa_text_parser *p, const char *name,
 
 
 
-/*
- * The spaces of a line, 64 bytes at a time as a bit mask (bit i: byte i of
- * the block is ' '), so that finding the next one does not wait on the
- * previous one.
- */
-struct spaces {
-	const char *base, *e;
-	uint64_t bits;
-};
-
-static inline uint64_t space_bits(const char *p, const char *e)
+/* The token at t begins with the slot's key and its '=' (a key holds no space) */
+static inline bool at_key(const struct layout *l, const struct layout_slot *s, const char *t,
+			  const char *e)
 {
-	uint64_t bits = 0;
-	size_t n = e - p < 64 ? (size_t)(e - p) : 64, i = 0;
 #ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' ');
-	for (; i + 16 <= n; i += 16) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sp)) << i;
-	}
-	if (i < n && n >= 16) {
-		/* the rest: the last 16 bytes, overlapping what was done */
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
-		bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sp)) << (n - 16);
-		i = n;
-	}
-#endif
-	for (; i < n; i++)
-		bits |= (uint64_t)(p[i] == ' ') << i;
-	return bits;
-}
-
-static inline void spaces_init(struct spaces *s, const char *p, const char *e)
-{
-	s->base = p;
-	s->e = e;
-	s->bits = space_bits(p, e);
-}
-
-/* The next space, or e when there is none. */
-static inline const char *next_space(struct spaces *s)
-{
-	while (!s->bits) {
-		if (s->e - s->base <= 64)
-			return s->e;
-		s->base += 64;
-		s->bits = space_bits(s->base, s->e);
-	}
-	const char *q = s->base + __builtin_ctzll(s->bits);
-	s->bits &= s->bits - 1;
-	return q;
-}
-
-/* The token [p, end) begins with the slot's key and '='. */
-static inline bool has_key(const struct layout *l, const struct layout_slot *s, const char *p,
-			   const char *end, const char *e)
-{
-	if ((size_t)(end - p) < s->klen)
-		return false;
-#ifdef __SSE2__
-	if (e - p >= 16 && s->klen <= 16) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+	if (e - t >= 16 && s->klen <= 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)t);
 		__m128i k = _mm_loadu_si128((const __m128i *)(const void *)s->key16);
 		return ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, k)) & s->kmask) == s->kmask;
 	}
 #endif
-	return vmsa_same_bytes(p, l->keys + s->koff, s->klen);
-}
-
-/* The token [p, end) is the slot's key, '=' and a value: read it. */
-static inline bool take_token(const struct layout *l, const struct layout_slot *s, const char *p,
-			      const char *end, const char *e, struct fields *f)
-{
-	if (!has_key(l, s, p, end, e))
-		return false;
-	if (s->key != K_NONE) { /* no repeats: the learning took the first */
-		f->present |= 1u << s->key;
-		f->v[s->key].p = p + s->klen;
-		f->v[s->key].len = (uint32_t)(end - p - s->klen);
-	}
-	return true;
-}
-
-/*
- * Tokens are what lies between single spaces; the layout's n tokens must
- * be all there is, each starting with its key and '='.
- */
-static __attribute__((noinline)) bool read_fields_layout(const struct layout *l, const char *p, const char *e,
-			       struct fields *f)
-{
-	unsigned n = l->n;
-	if (n == 0)
-		return p == e;
-	struct spaces sp;
-	spaces_init(&sp, p, e);
-	for (unsigned i = 0; i + 1 < n; i++) {
-		const char *end = next_space(&sp);
-		if (end == e || !take_token(l, &l->slot[i], p, end, e, f))
-			return false;
-		p = end + 1;
-	}
-	/* the last token runs to the end */
-	return next_space(&sp) == e && take_token(l, &l->slot[n - 1], p, e, e, f);
-}
-
-/* The fields [s, e) of event: by its learned layout, else by the general reader. */
-static inline void read_fields(struct vmsa_text_parser *p, int event, const char *s, const char *e,
-			       struct fields *f)
-{
-	struct layout *l = &p->layout[event];
-	f->present = 0;
-	if (l->learned && !p->general_only && read_fields_layout(l, s, e, f)) {
-		p->layout_reads++;
-		return;
-	}
-	vmsa_text_read_fields_general(p, event, s, e, f);
+	return (size_t)(e - t) >= s->klen && vmsa_same_bytes(t, l->keys + s->koff, s->klen);
 }
 
 /*
@@ -188,7 +84,7 @@ static inline const char *values_text(const struct vmsa_text_parser *p, int even
 #endif
 	for (; i < l->lead; i++) {
 		const struct layout_slot *k = &l->slot[i];
-		if (!has_key(l, k, t, e, e))
+		if (!at_key(l, k, t, e))
 			return s;
 		const char *end = find_byte(t + k->klen, e, ' ');
 		if (end == e)
@@ -233,31 +129,30 @@ done:
 		vmsa_values_set(v, f, x);
 }
 
-/*
- * The fields of a "k=v" event that its build reads, by its plan: the line's
- * keys that name one, in the order of precedence of a field's names (the
- * first one present is read).
- */
-static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
-			     const struct fields *f, struct vmsa_values *v)
+/* A count of one name, the usual: plain digits straight in; else read_value(). */
+static inline void value_plain(struct vmsa_text_parser *p, enum vmsa_field i, const char *s,
+			       const char *e, struct vmsa_values *v)
 {
-	uint32_t m = f->present & pl->keys;
-	/* counts of one name, the usual: plain digits straight in */
-	for (uint32_t c = m & pl->plain; c; c &= c - 1) {
-		unsigned k = (unsigned)__builtin_ctz(c);
-		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
-		const char *s = f->v[k].p, *e = s + f->v[k].len;
-		uint64_t x = 0;
-		const char *q = s;
-		if (e - s <= 19)
-			for (; q < e && is_digit(*q); q++)
-				x = x * 10 + (uint64_t)(*q - '0');
-		if (q == e && q != s)
-			vmsa_values_set(v, i, x);
-		else
-			read_value(p->flag_memo, i, VT_COUNT, s, e, v);
-	}
-	for (m &= ~pl->plain; m; m &= m - 1) {
+	uint64_t x = 0;
+	const char *q = s;
+	if (e - s <= 19)
+		for (; q < e && is_digit(*q); q++)
+			x = x * 10 + (uint64_t)(*q - '0');
+	if (q == e && q != s)
+		vmsa_values_set(v, i, x);
+	else
+		read_value(p->flag_memo, i, VT_COUNT, s, e, v);
+}
+
+/*
+ * The fields of a "k=v" event that its build reads, by its plan, from the
+ * keys of *f: those in mask, in the order of precedence of a field's names
+ * (the first one present is read).
+ */
+static inline void values_named(struct vmsa_text_parser *p, const struct plan *pl,
+				const struct fields *f, uint32_t mask, struct vmsa_values *v)
+{
+	for (uint32_t m = f->present & mask; m; m &= m - 1) {
 		unsigned k = (unsigned)__builtin_ctz(m);
 		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
 		if (v->present & VF_BIT(i))
@@ -265,6 +160,81 @@ static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
 		read_value(p->flag_memo, i, (enum vmsa_field_type)pl->type_of_key[k], f->v[k].p,
 			   f->v[k].p + f->v[k].len, v);
 	}
+}
+
+/* All of them: the counts of one name first (no other name sets their field) */
+static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
+			     const struct fields *f, struct vmsa_values *v)
+{
+	for (uint32_t c = f->present & pl->keys & pl->plain; c; c &= c - 1) {
+		unsigned k = (unsigned)__builtin_ctz(c);
+		value_plain(p, (enum vmsa_field)pl->field_of_key[k], f->v[k].p,
+			    f->v[k].p + f->v[k].len, v);
+	}
+	values_named(p, pl, f, pl->keys & ~pl->plain, v);
+}
+
+/*
+ * A line read by its event's layout, in one pass: tokens are what lies
+ * between single spaces, and the layout's n tokens must be all there is,
+ * each starting with its key and '='.  A count of one name (plan.plain) is
+ * read as it is met, its digits ending its token; the other keys the layout
+ * names are kept in *f for values_named().  False: the line does not fit
+ * the layout (what was set in *v and *f is then to be dropped).
+ */
+static inline bool read_layout(struct vmsa_text_parser *p, const struct layout *l, const char *t,
+			       const char *e, struct fields *f, struct vmsa_values *v)
+{
+	if (l->n == 0)
+		return t == e;
+	const struct layout_slot *s = l->slot, *last = s + l->n - 1;
+	for (;; s++) {
+		if (!at_key(l, s, t, e))
+			return false;
+		const char *q = t + s->klen;
+		uint64_t x;
+		unsigned nd;
+		/* the usual count: 1 to 7 digits and a space, at once */
+		if (s->count != NO_COUNT && s != last && WORDWISE && e - q >= 8 &&
+		    (nd = lead_digits(vmsa_load64(q), &x)) - 1u < 7u && q[nd] == ' ') {
+			vmsa_values_set(v, (enum vmsa_field)s->count, x);
+			t = q + nd + 1;
+			continue;
+		}
+		const char *end = find_byte(q, e, ' ');
+		if (s == last ? end != e : end == e)
+			return false;
+		if (s->count != NO_COUNT) {
+			value_plain(p, (enum vmsa_field)s->count, q, end, v);
+		} else if (s->key != K_NONE) { /* no repeats: the learning took the first */
+			f->present |= 1u << s->key;
+			f->v[s->key].p = q;
+			f->v[s->key].len = (uint32_t)(end - q);
+		}
+		if (s == last)
+			return true;
+		t = end + 1;
+	}
+}
+
+/* The values of the fields [s, e) of event: by its learned layout, else by the general reader. */
+static inline void read_values(struct vmsa_text_parser *p, int event, const char *s, const char *e,
+			       struct fields *f, struct vmsa_values *v)
+{
+	const struct layout *l = &p->layout[event];
+	const struct plan *pl = &p->plan[event];
+	f->present = 0;
+	if (l->learned && !p->general_only) {
+		if (read_layout(p, l, s, e, f, v)) {
+			p->layout_reads++;
+			values_named(p, pl, f, pl->keys & ~pl->plain, v);
+			return;
+		}
+		f->present = 0;
+		v->present = v->bad = 0;
+	}
+	vmsa_text_read_fields_general(p, event, s, e, f);
+	values_kv(p, pl, f, v);
 }
 
 static inline void decoder_traits_get(const struct vmsa_traits *t, struct decoder_traits *d)

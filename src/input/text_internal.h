@@ -78,7 +78,7 @@ bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known
  * is one of a "CPU:N [" lost-events marker, whose '[' follows no pid, nor
  * of a '#' comment: those lines are told apart before any header.)
  */
-#define TASK_MEMO 256
+#define TASK_MEMO 256 /* sets of two: a line's start is looked for in both */
 #define TASK_PREFIX 48
 struct task_memo {
 	uint8_t plen;	/* 0: empty; bytes of prefix, the '[' last */
@@ -86,6 +86,10 @@ struct task_memo {
 	uint16_t comm_off, comm_len;
 	int32_t pid;
 	char prefix[TASK_PREFIX];
+};
+struct task_memo_set {
+	struct task_memo way[2];
+	uint8_t recent; /* the way last found or stored; the other is replaced */
 };
 
 
@@ -131,7 +135,9 @@ struct layout_slot {
 	uint16_t koff;	/* the key and its '=' in layout.keys */
 	uint8_t klen;	/* including the '=' */
 	uint8_t key;	/* enum key, K_NONE for values skipped */
+	uint8_t count;	/* the field when key is a count of one name (plan.plain), else NO_COUNT */
 };
+#define NO_COUNT 0xff
 
 struct layout {
 	bool learned;
@@ -142,7 +148,8 @@ struct layout {
 };
 
 /* Flag strings repeat line after line: the ones read are remembered. */
-#define FLAG_MEMO 8
+#define FLAG_BITS 5
+#define FLAG_MEMO (1u << FLAG_BITS)
 struct flag_memo {
 	uint8_t type; /* enum vmsa_field_type; 0 (VT_COUNT): empty */
 	uint32_t len, bits;
@@ -199,7 +206,7 @@ struct vmsa_text_parser {
 	struct text_event names[NEVENTS];
 	struct text_keys keys;
 	struct plan plan[NEVENTS];
-	struct task_memo task_memo[TASK_MEMO]; /* by a hash of a line's start */
+	struct task_memo_set task_memo[TASK_MEMO]; /* by a hash of a line's start */
 	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
 	struct value_tally value_tally[NEVENTS];
 	struct layout layout[NEVENTS];

@@ -18,11 +18,24 @@ static inline unsigned task_hash(const char *s)
 	return (unsigned)(h >> 56) % TASK_MEMO;
 }
 
-static inline bool memo_header(const struct task_memo *m, const char *s, const char *e,
+static inline bool memo_starts(const struct task_memo *m, const char *s, const char *e)
+{
+	return m->plen && (size_t)(e - s) > m->plen && vmsa_same_bytes(s, m->prefix, m->plen);
+}
+
+/* The header of [s, e) when it begins like a line of the set's (either way) */
+static inline bool memo_header(struct task_memo_set *set, const char *s, const char *e,
 			       struct header *h)
 {
-	if (!m->plen || (size_t)(e - s) <= m->plen || !vmsa_same_bytes(s, m->prefix, m->plen) ||
-	    !vmsa_text_cpu_to_name(s + m->plen - 1, e, h))
+	unsigned w = set->recent;
+	if (!memo_starts(&set->way[w], s, e)) {
+		w ^= 1;
+		if (!memo_starts(&set->way[w], s, e))
+			return false;
+		set->recent = (uint8_t)w;
+	}
+	const struct task_memo *m = &set->way[w];
+	if (!vmsa_text_cpu_to_name(s + m->plen - 1, e, h))
 		return false;
 	h->comm = s + m->comm_off;
 	h->comm_len = m->comm_len;
@@ -31,12 +44,15 @@ static inline bool memo_header(const struct task_memo *m, const char *s, const c
 	return true;
 }
 
-static inline void memo_store(struct task_memo *m, const char *s, const struct header *h)
+/* Remember the start of the line s: in the way of the set not used last */
+static inline void memo_store(struct task_memo_set *set, const char *s, const struct header *h)
 {
 	size_t plen = (size_t)(h->cpu_col + 1 - s);
 	if (!h->first_lb || plen > TASK_PREFIX || h->comm_len > UINT16_MAX ||
 	    h->comm == vmsa_unknown_comm)
 		return;
+	set->recent ^= 1;
+	struct task_memo *m = &set->way[set->recent];
 	m->plen = (uint8_t)plen;
 	memcpy(m->prefix, s, plen);
 	m->comm_off = (uint16_t)(h->comm - s);
