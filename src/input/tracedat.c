@@ -253,9 +253,11 @@ static void probe_child(const struct vmsa_tracedat *td, const char *path, int fd
 	free(hs); /* (the handles stay open: the cursors use them) */
 	say(fd, reads);
 	set_blocking(fd, false);
+	/* the analyzer's own reads of each record, by its decoder's copy */
+	struct vmsa_bin_decoder dec = td->dec;
 	struct cursor *best;
 	while ((best = earliest(cur, ncur))) {
-		td->dec.dl.tep_find_event_by_record(best->tep, best->rec);
+		vmsa_bin_read_type(&dec, best->tep, best->rec);
 		td->tc.tracecmd_free_record(best->rec);
 		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
 		if (++reads % PROBE_EVERY == 0)
