@@ -17,6 +17,7 @@ void vmsa_hist_release(struct vmsa_hist *h)
 		return;
 	free(h->buckets);
 	h->buckets = NULL;
+	h->first = h->held = 0;
 }
 
 size_t vmsa_hist_nbuckets(const struct vmsa_hist *h)
@@ -46,19 +47,46 @@ void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, 
 	*hi = *lo + (((uint64_t)1 << block) - 1);
 }
 
-static int ensure(struct vmsa_hist *h)
+/*
+ * The buckets lo .. hi - 1 held (and those held already): the buckets
+ * array grows on the side a new bucket falls, by half again at least, so
+ * that values spread out make few copies.
+ */
+static int hold(struct vmsa_hist *h, size_t lo, size_t hi)
 {
-	if (h->buckets)
+	size_t first = h->first, end = (size_t)h->first + h->held;
+	if (h->buckets && lo >= first && hi <= end)
 		return 0;
-	h->buckets = calloc(vmsa_hist_nbuckets(h), sizeof(uint64_t));
-	return h->buckets ? 0 : VMSA_E_NOMEM;
+	size_t nb = vmsa_hist_nbuckets(h), grow = h->held / 2 + 1;
+	size_t nfirst = lo, nend = hi;
+	if (h->buckets) {
+		if (lo < first)
+			nfirst = lo + grow <= first ? lo : first > grow ? first - grow : 0;
+		else
+			nfirst = first;
+		if (hi > end)
+			nend = hi >= end + grow ? hi : end + grow < nb ? end + grow : nb;
+		else
+			nend = end;
+	}
+	uint64_t *b = calloc(nend - nfirst, sizeof(*b));
+	if (!b)
+		return VMSA_E_NOMEM;
+	if (h->buckets)
+		memcpy(b + (first - nfirst), h->buckets, h->held * sizeof(*b));
+	free(h->buckets);
+	h->buckets = b;
+	h->first = (uint32_t)nfirst;
+	h->held = (uint32_t)(nend - nfirst);
+	return 0;
 }
 
 int vmsa_hist_add(struct vmsa_hist *h, uint64_t v)
 {
-	if (ensure(h))
+	size_t i = bucket_of(h->sub_bits, v);
+	if (hold(h, i, i + 1))
 		return VMSA_E_NOMEM;
-	h->buckets[bucket_of(h->sub_bits, v)]++;
+	h->buckets[i - h->first]++;
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -70,9 +98,10 @@ int vmsa_hist_add(struct vmsa_hist *h, uint64_t v)
 
 int vmsa_hist_add_n(struct vmsa_hist *h, uint64_t v, uint64_t n)
 {
-	if (ensure(h))
+	size_t i = bucket_of(h->sub_bits, v);
+	if (hold(h, i, i + 1))
 		return VMSA_E_NOMEM;
-	h->buckets[bucket_of(h->sub_bits, v)] += n;
+	h->buckets[i - h->first] += n;
 	return 0;
 }
 
@@ -82,11 +111,13 @@ int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src)
 		return 0;
 	if (dst->sub_bits != src->sub_bits)
 		return VMSA_E_INVAL;
-	if (ensure(dst))
-		return VMSA_E_NOMEM;
-	size_t n = vmsa_hist_nbuckets(dst);
-	for (size_t i = 0; i < n; i++)
-		dst->buckets[i] += src->buckets[i];
+	if (src->buckets) {
+		if (hold(dst, src->first, (size_t)src->first + src->held))
+			return VMSA_E_NOMEM;
+		uint64_t *d = dst->buckets + (src->first - dst->first);
+		for (size_t i = 0; i < src->held; i++)
+			d[i] += src->buckets[i];
+	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -130,8 +161,7 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 
 static uint64_t hist_count(const void *ctx, size_t i)
 {
-	const struct vmsa_hist *h = ctx;
-	return h->buckets[i];
+	return vmsa_hist_bucket(ctx, i);
 }
 
 static uint64_t hist_hi(const void *ctx, size_t i)
@@ -153,8 +183,10 @@ uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 
 bool vmsa_hist_next(const struct vmsa_hist *h, size_t *i, uint64_t *lo, uint64_t *hi)
 {
-	size_t n = h->buckets ? vmsa_hist_nbuckets(h) : 0;
-	while (*i < n && !h->buckets[*i])
+	size_t n = h->buckets ? (size_t)h->first + h->held : 0;
+	if (*i < h->first)
+		*i = h->first;
+	while (*i < n && !h->buckets[*i - h->first])
 		++*i;
 	if (*i >= n)
 		return false;
@@ -167,5 +199,5 @@ void vmsa_hist_log2(const struct vmsa_hist *h, uint64_t out[65])
 	memset(out, 0, 65 * sizeof(uint64_t));
 	uint64_t lo, hi;
 	for (size_t i = 0; vmsa_hist_next(h, &i, &lo, &hi); i++)
-		out[lo ? 64 - __builtin_clzll(lo) : 0] += h->buckets[i];
+		out[lo ? 64 - __builtin_clzll(lo) : 0] += vmsa_hist_bucket(h, i);
 }

@@ -25,8 +25,11 @@
  */
 struct vmsa_hist {
 	unsigned sub_bits;
+	/* the buckets held: first .. first + held - 1, the others empty (a
+	 * task's stalls fill a few of its 65) */
+	uint32_t first, held;
 	uint64_t count, sum, min, max;
-	uint64_t *buckets;	/* lazily allocated, nbuckets() long */
+	uint64_t *buckets;	/* NULL until a value comes; buckets[0] is bucket first */
 };
 
 void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits);
@@ -37,6 +40,11 @@ int vmsa_hist_add_n(struct vmsa_hist *h, uint64_t v, uint64_t n);
 int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src);
 int vmsa_hist_copy(struct vmsa_hist *dst, const struct vmsa_hist *src);
 size_t vmsa_hist_nbuckets(const struct vmsa_hist *h);
+/* The values in bucket i (i < vmsa_hist_nbuckets()) */
+static inline uint64_t vmsa_hist_bucket(const struct vmsa_hist *h, size_t i)
+{
+	return i >= h->first && i - h->first < h->held ? h->buckets[i - h->first] : 0;
+}
 /* [lo, hi] bounds of bucket i */
 void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, uint64_t *hi);
 /* The first non-empty bucket from *i on: true with *i at it and its bounds,
@@ -150,17 +158,14 @@ struct vmsa_latency {
 };
 
 /*
- * A task row's counters besides its contexts', each listed once:
- * X(member, dimensions).  Rows merge and totals add up through this list.
+ * A task row's counters besides its contexts' and its per-order counts,
+ * each listed once: X(member, dimensions).  Rows merge and totals add up
+ * through this list.
  */
 #define VMSA_ROW_COUNTERS(X)                                        \
-	X(begins_by_order, [VMSA_CTX__COUNT - 2][VMSA_MAX_ORDER])   \
 	X(wakeup_kswapd, )                                          \
-	X(wakeup_by_order, [VMSA_MAX_ORDER])                        \
 	X(kswapd_wakeups, )                                         \
 	X(kswapd_rewakeups, )                                       \
-	X(kswapd_wake_by_order, [VMSA_MAX_ORDER])                   \
-	X(kswapd_rewake_by_order, [VMSA_MAX_ORDER])                 \
 	X(throttled, [VMSA_THROTTLE__COUNT])                        \
 	X(throttled_usec, [VMSA_THROTTLE__COUNT])                   \
 	X(unmatched_ends, )                                         \
@@ -169,6 +174,17 @@ struct vmsa_latency {
 	X(flusher_wakeups, [VMSA_FLUSH__COUNT])                     \
 	X(flusher_dirty_pages, [VMSA_FLUSH__COUNT])                 \
 	X(flusher_requested_pages, [VMSA_FLUSH__COUNT])
+
+/*
+ * A row's per-order counts, each VMSA_MAX_ORDER counters made when the first
+ * is counted (NULL: all zero; vmsa_orders() reads either): X(member, how
+ * many arrays).  begins_by_order has one per windowed context.
+ */
+#define VMSA_ROW_ORDERS(X)                                          \
+	X(begins_by_order, VMSA_CTX__COUNT - 2)                     \
+	X(wakeup_by_order, 1)                                       \
+	X(kswapd_wake_by_order, 1)                                  \
+	X(kswapd_rewake_by_order, 1)
 
 /* The flushers' passes (writeback_start .. _written of one worker), by
  * reason: whole-system counts, kept out of the task rows (kworkers are no
@@ -181,6 +197,7 @@ struct vmsa_writeback {
 };
 
 #define VMSA_ROW_MEMBER(member, dims) uint64_t member dims;
+#define VMSA_ROW_ORDER_MEMBER(member, n) uint64_t *member[n];
 
 struct vmsa_row_block;
 
@@ -200,7 +217,11 @@ struct vmsa_task_row {
 	bool is_kswapd;
 	bool shared;
 	int32_t kswapd_nid;
-	struct vmsa_counters ctx[VMSA_CTX__COUNT];
+	/* made when the task first counts something in the context (NULL: all
+	 * zero; vmsa_row_ctx() reads either): a task is seldom in more than one,
+	 * and a trace may hold a hundred thousand tasks */
+	struct vmsa_counters *ctx[VMSA_CTX__COUNT];
+	VMSA_ROW_ORDERS(VMSA_ROW_ORDER_MEMBER)
 	VMSA_ROW_COUNTERS(VMSA_ROW_MEMBER)
 	struct vmsa_hist stall;		/* direct reclaim latency */
 	struct vmsa_hist awake;		/* kswapd awake time */
@@ -455,9 +476,55 @@ struct json_object;
 struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum);
 int vmsa_json_write(FILE *f, struct json_object *root, int pretty);
 
+/* The counters of r's context c: zeros when it has counted none there */
+static inline const struct vmsa_counters *vmsa_row_ctx(const struct vmsa_task_row *r, int c)
+{
+	static const struct vmsa_counters none;
+	return r->ctx[c] ? r->ctx[c] : &none;
+}
+
+/* The same, to be changed: made when first needed; NULL: out of memory */
+static inline struct vmsa_counters *vmsa_row_ctx_mut(struct vmsa_task_row *r, int c)
+{
+	if (!r->ctx[c])
+		r->ctx[c] = calloc(1, sizeof(*r->ctx[c]));
+	return r->ctx[c];
+}
+
+/* Per-order counts (VMSA_ROW_ORDERS): zeros when none was counted */
+static inline const uint64_t *vmsa_orders(const uint64_t *o)
+{
+	static const uint64_t none[VMSA_MAX_ORDER];
+	return o ? o : none;
+}
+
+/* The same, to be changed: made when first needed; NULL: out of memory */
+static inline uint64_t *vmsa_orders_mut(uint64_t **o)
+{
+	if (!*o)
+		*o = calloc(VMSA_MAX_ORDER, sizeof(**o));
+	return *o;
+}
+
+/*
+ * Room for all of a row's contexts and per-order counts, for a row that adds
+ * up others (totals): vmsa_row_in() points the row at it, so that adding
+ * makes nothing and cannot fail.  Such a row is never freed.
+ */
+#define VMSA_ROW_ORDER_COUNT(member, n) +(n)
+struct vmsa_row_space {
+	struct vmsa_counters ctx[VMSA_CTX__COUNT];
+	uint64_t orders[0 VMSA_ROW_ORDERS(VMSA_ROW_ORDER_COUNT)][VMSA_MAX_ORDER];
+};
+/* r zeroed, its counters in *sp (zeroed too) */
+void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp);
+
 void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *src);
-/* Adds the counters of src's contexts and VMSA_ROW_COUNTERS to dst's. */
-void vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
+/* Adds the counters of src's contexts, VMSA_ROW_ORDERS and VMSA_ROW_COUNTERS
+ * to dst's: 0, or VMSA_E_NOMEM (dst then holds part of them). */
+int vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
+/* Frees what r's counters hold (contexts, per-order counts): r counts nothing */
+void vmsa_row_counters_free(struct vmsa_task_row *r);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 
 /* ---- interval deltas (stats.c) ----------------------------------- */

@@ -271,6 +271,7 @@ static void row_init(struct vmsa_task_row *r)
 /* What a row owns besides itself. */
 static void row_release(struct vmsa_task_row *r)
 {
+	vmsa_row_counters_free(r);
 	vmsa_hist_release(&r->stall);
 	vmsa_hist_release(&r->awake);
 	free(r->lat);
@@ -287,6 +288,27 @@ static void row_free(struct vmsa_task_row *r)
 	free(r);
 }
 
+/* d's contexts and per-order counts (none made yet) as s's */
+static int copy_counts(struct vmsa_task_row *d, const struct vmsa_task_row *s)
+{
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		if (s->ctx[c]) {
+			if (!(d->ctx[c] = malloc(sizeof(*d->ctx[c]))))
+				return VMSA_E_NOMEM;
+			*d->ctx[c] = *s->ctx[c];
+		}
+#define COPY_ORDERS(member, n)                                                        \
+	for (int i = 0; i < (n); i++)                                                 \
+		if (s->member[i]) {                                                   \
+			if (!(d->member[i] = malloc(VMSA_MAX_ORDER * sizeof(uint64_t)))) \
+				return VMSA_E_NOMEM;                                  \
+			memcpy(d->member[i], s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
+		}
+	VMSA_ROW_ORDERS(COPY_ORDERS)
+#undef COPY_ORDERS
+	return 0;
+}
+
 /* Copies s's counters, histograms and latency list into d (d's are lost). */
 static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
@@ -294,11 +316,17 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	*d = *s;
 	d->block = b;
 	d->shared = false;
+	/* the contexts' and per-order counts: copies of their own */
+	memset(d->ctx, 0, sizeof(d->ctx));
+#define NO_ORDERS(member, n) memset(d->member, 0, sizeof(d->member));
+	VMSA_ROW_ORDERS(NO_ORDERS)
+#undef NO_ORDERS
 	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
 	vmsa_hist_init(&d->awake, VMSA_HIST_COARSE);
 	d->lat = NULL;
 	d->nlat = d->lat_cap = 0;
-	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
+	if (copy_counts(d, s) || vmsa_hist_merge(&d->stall, &s->stall) ||
+	    vmsa_hist_merge(&d->awake, &s->awake))
 		return VMSA_E_NOMEM;
 	if (s->nlat) {
 		d->lat = malloc(s->nlat * sizeof(*d->lat));
@@ -469,12 +497,58 @@ void vmsa_counters_add(struct vmsa_counters *d, const struct vmsa_counters *s)
 	add_u64s(d, s, sizeof(*d));
 }
 
-void vmsa_row_counters_add(struct vmsa_task_row *d, const struct vmsa_task_row *s)
+int vmsa_row_counters_add(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
-	add_u64s(d->ctx, s->ctx, sizeof(d->ctx));
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		if (s->ctx[c]) {
+			struct vmsa_counters *dc = vmsa_row_ctx_mut(d, c);
+			if (!dc)
+				return VMSA_E_NOMEM;
+			vmsa_counters_add(dc, s->ctx[c]);
+		}
+#define ADD_ORDERS(member, n)                                                   \
+	for (int i = 0; i < (n); i++)                                           \
+		if (s->member[i]) {                                             \
+			uint64_t *o = vmsa_orders_mut(&d->member[i]);           \
+			if (!o)                                                 \
+				return VMSA_E_NOMEM;                            \
+			add_u64s(o, s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
+		}
+	VMSA_ROW_ORDERS(ADD_ORDERS)
+#undef ADD_ORDERS
 #define ADD_ROW_COUNTER(member, dims) add_u64s(&d->member, &s->member, sizeof(d->member));
 	VMSA_ROW_COUNTERS(ADD_ROW_COUNTER)
 #undef ADD_ROW_COUNTER
+	return 0;
+}
+
+void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp)
+{
+	memset(r, 0, sizeof(*r));
+	memset(sp, 0, sizeof(*sp));
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		r->ctx[c] = &sp->ctx[c];
+	size_t next = 0;
+#define SPACE_ORDERS(member, n)         \
+	for (int i = 0; i < (n); i++)   \
+		r->member[i] = sp->orders[next++];
+	VMSA_ROW_ORDERS(SPACE_ORDERS)
+#undef SPACE_ORDERS
+}
+
+void vmsa_row_counters_free(struct vmsa_task_row *r)
+{
+	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
+		free(r->ctx[c]);
+		r->ctx[c] = NULL;
+	}
+#define FREE_ORDERS(member, n)                  \
+	for (int i = 0; i < (n); i++) {         \
+		free(r->member[i]);             \
+		r->member[i] = NULL;            \
+	}
+	VMSA_ROW_ORDERS(FREE_ORDERS)
+#undef FREE_ORDERS
 }
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
@@ -487,7 +561,8 @@ static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
 
 int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
-	vmsa_row_counters_add(d, s);
+	if (vmsa_row_counters_add(d, s))
+		return VMSA_E_NOMEM;
 	d->is_kswapd |= s->is_kswapd;
 	if (d->kswapd_nid < 0)
 		d->kswapd_nid = s->kswapd_nid;
@@ -827,6 +902,10 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 		    const struct vmsa_event *ev)
 {
 	struct vmsa_task_row *r = t->row;
+	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
+	uint64_t *by_order = ev->order >= 0 ? vmsa_orders_mut(&r->begins_by_order[ev->ctx]) : NULL;
+	if (!c || (ev->order >= 0 && !by_order))
+		return VMSA_E_NOMEM;
 	for (int i = 0; i < t->nwin; i++)
 		if (t->win[i].ctx == ev->ctx) {
 			abandon_windows(t, i);
@@ -839,9 +918,9 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].begin_ts = ev->ts_ns;
 	t->win[t->nwin].priority = -1;
 	t->nwin++;
-	r->ctx[ev->ctx].windows++;
+	c->windows++;
 	if (ev->order >= 0) /* (-1: a begin that does not say) */
-		r->begins_by_order[ev->ctx][ev->order]++;
+		by_order[ev->order]++;
 	return 0;
 }
 
@@ -859,7 +938,9 @@ static int on_end(struct vmsa_stats *st, struct task_state *t, const struct vmsa
 	abandon_windows(t, i + 1);
 	t->nwin = i;
 	uint64_t ns = elapsed(st, t->win[i].begin_ts, ev->ts_ns);
-	struct vmsa_counters *c = &r->ctx[ev->ctx];
+	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
+	if (!c)
+		return VMSA_E_NOMEM;
 	c->completed++;
 	c->latency_ns += ns;
 	if (ev->nr_reclaimed == VMSA_UNKNOWN_COUNT)
@@ -876,18 +957,24 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 	t->is_kswapd = r->is_kswapd = true;
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
+	uint64_t *by_order = NULL;
+	if (ev->order >= 0 &&
+	    !(by_order = vmsa_orders_mut(t->awake ? &r->kswapd_rewake_by_order[0]
+						   : &r->kswapd_wake_by_order[0])))
+		return VMSA_E_NOMEM;
 	if (!t->awake) {
+		struct vmsa_counters *c = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
+		if (!c)
+			return VMSA_E_NOMEM;
 		t->awake = true;
 		t->wake_ts = ev->ts_ns;
 		r->kswapd_wakeups++;
-		if (ev->order >= 0)
-			r->kswapd_wake_by_order[ev->order]++;
-		r->ctx[VMSA_CTX_KSWAPD].windows++;
+		c->windows++;
 	} else {
 		r->kswapd_rewakeups++;
-		if (ev->order >= 0)
-			r->kswapd_rewake_by_order[ev->order]++;
 	}
+	if (by_order)
+		by_order[ev->order]++;
 	t->kswapd_order = ev->order;
 	return 0;
 }
@@ -902,10 +989,13 @@ static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const st
 		r->kswapd_sleep_without_wake++;
 		return 0;
 	}
+	struct vmsa_counters *c = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
+	if (!c)
+		return VMSA_E_NOMEM;
 	t->awake = false;
 	uint64_t ns = elapsed(st, t->wake_ts, ev->ts_ns);
-	r->ctx[VMSA_CTX_KSWAPD].completed++;
-	r->ctx[VMSA_CTX_KSWAPD].latency_ns += ns;
+	c->completed++;
+	c->latency_ns += ns;
 	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev, ns);
 }
 
@@ -971,24 +1061,29 @@ static void on_isolate(struct vmsa_stats *st, struct vmsa_counters *c, const str
 typedef int (*event_handler)(struct vmsa_stats *st, struct task_state *t,
 			     const struct vmsa_event *ev);
 
-/* the counters of the context the task is in */
+/* the counters of the context the task is in; NULL: out of memory */
 static inline struct vmsa_counters *ctx_counters(struct task_state *t)
 {
-	return &t->row->ctx[current_ctx(t)];
+	return vmsa_row_ctx_mut(t->row, current_ctx(t));
 }
 
 static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			    const struct vmsa_event *ev)
 {
+	uint64_t *by_order = NULL;
+	if (ev->order >= 0 && !(by_order = vmsa_orders_mut(&t->row->wakeup_by_order[0])))
+		return VMSA_E_NOMEM;
 	t->row->wakeup_kswapd++;
-	if (ev->order >= 0)
-		t->row->wakeup_by_order[ev->order]++;
+	if (by_order)
+		by_order[ev->order]++;
 	return 0;
 }
 
 static int on_lru_isolate(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
 	struct vmsa_counters *c = ctx_counters(t);
+	if (!c)
+		return VMSA_E_NOMEM;
 	uint64_t before = vmsa_scanned(c);
 	on_isolate(st, c, ev);
 	uint64_t n = vmsa_scanned(c) - before;
@@ -1003,6 +1098,8 @@ static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 		    const struct vmsa_event *ev)
 {
 	struct vmsa_counters *c = ctx_counters(t);
+	if (!c)
+		return VMSA_E_NOMEM;
 	c->write[ev->file == 1][ev->sync == 1]++;
 	if (ev->nr_pages) {
 		c->write_pages += ev->nr_pages;
@@ -1017,22 +1114,28 @@ static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
  * its `goto retry` starts again at DEF_PRIORITY (and counts ALLOCSTALL
  * again).  So a window's priority going back up is a retry.
  */
-static inline void note_priority(struct task_state *t, const struct vmsa_event *ev)
+static inline int note_priority(struct task_state *t, const struct vmsa_event *ev)
 {
 	if (!t->nwin)
-		return;
+		return 0;
 	int8_t p = ev->priority < 0 ? 0 : ev->priority > 127 ? 127 : (int8_t)ev->priority;
 	int8_t *last = &t->win[t->nwin - 1].priority;
-	if (p > *last && *last >= 0)
-		t->row->ctx[t->win[t->nwin - 1].ctx].retries++;
+	if (p > *last && *last >= 0) {
+		struct vmsa_counters *c = vmsa_row_ctx_mut(t->row, t->win[t->nwin - 1].ctx);
+		if (!c)
+			return VMSA_E_NOMEM;
+		c->retries++;
+	}
 	*last = p;
+	return 0;
 }
 
 static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			      const struct vmsa_event *ev)
 {
 	struct vmsa_counters *c = ctx_counters(t);
-	note_priority(t, ev);
+	if (!c || note_priority(t, ev))
+		return VMSA_E_NOMEM;
 	if (ev->file == 1)
 		c->reclaimed_file += ev->nr_reclaimed;
 	else if (ev->file == 0)
@@ -1049,9 +1152,11 @@ static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_sta
 static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			    const struct vmsa_event *ev)
 {
-	ctx_counters(t)->deactivated += ev->nr_deactivated;
-	note_priority(t, ev);
-	return 0;
+	struct vmsa_counters *c = ctx_counters(t);
+	if (!c)
+		return VMSA_E_NOMEM;
+	c->deactivated += ev->nr_deactivated;
+	return note_priority(t, ev);
 }
 
 static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
@@ -1069,15 +1174,20 @@ static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 static int on_slab_start(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			 const struct vmsa_event *ev)
 {
-	ctx_counters(t)->slab_calls++;
-	note_priority(t, ev);
-	return 0;
+	struct vmsa_counters *c = ctx_counters(t);
+	if (!c)
+		return VMSA_E_NOMEM;
+	c->slab_calls++;
+	return note_priority(t, ev);
 }
 
 static int on_slab_end(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 		       const struct vmsa_event *ev)
 {
-	ctx_counters(t)->slab_freed += ev->slab_freed > 0 ? ev->slab_freed : 0;
+	struct vmsa_counters *c = ctx_counters(t);
+	if (!c)
+		return VMSA_E_NOMEM;
+	c->slab_freed += ev->slab_freed > 0 ? ev->slab_freed : 0;
 	return 0;
 }
 
@@ -1351,11 +1461,12 @@ static void compute_totals(struct vmsa_summary *sum)
 	struct vmsa_totals *t = &sum->totals;
 	memset(t, 0, sizeof(*t));
 	struct vmsa_task_row all_rows, *all = &all_rows;
-	memset(all, 0, sizeof(*all));
+	struct vmsa_row_space space;
+	vmsa_row_in(all, &space);
 	for (size_t i = 0; i < sum->nrows; i++)
-		vmsa_row_counters_add(all, sum->rows[i]);
+		vmsa_row_counters_add(all, sum->rows[i]); /* (nothing to make) */
 	for (int c = 0; c < VMSA_CTX__COUNT; c++)
-		add_ctx_totals(&t->ctx[c], &all->ctx[c]);
+		add_ctx_totals(&t->ctx[c], vmsa_row_ctx(all, c));
 	t->wakeup_kswapd = all->wakeup_kswapd;
 	t->kswapd_wakeups = all->kswapd_wakeups;
 	t->kswapd_rewakeups = all->kswapd_rewakeups;
@@ -1429,14 +1540,19 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 			continue;
 		}
 		for (int i = 0; i < t->nwin; i++) {
-			c->ctx[t->win[i].ctx].in_progress++;
-			c->ctx[t->win[i].ctx].in_progress_ns +=
+			struct vmsa_counters *w = vmsa_row_ctx_mut(c, t->win[i].ctx);
+			if (!w)
+				goto nomem;
+			w->in_progress++;
+			w->in_progress_ns +=
 				st->last_ts > t->win[i].begin_ts ? st->last_ts - t->win[i].begin_ts : 0;
 		}
 		if (t->awake) {
-			c->ctx[VMSA_CTX_KSWAPD].in_progress++;
-			c->ctx[VMSA_CTX_KSWAPD].in_progress_ns +=
-				st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
+			struct vmsa_counters *k = vmsa_row_ctx_mut(c, VMSA_CTX_KSWAPD);
+			if (!k)
+				goto nomem;
+			k->in_progress++;
+			k->in_progress_ns += st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
 		}
 	}
 	fold_placeholders(sum, st->placeholder_id);
@@ -1575,7 +1691,7 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 			continue;
 		}
 		st->order[out++] = r;
-		memset(r->ctx, 0, sizeof(r->ctx));
+		vmsa_row_counters_free(r);
 #define ZERO_ROW_COUNTER(member, dims) memset(&r->member, 0, sizeof(r->member));
 		VMSA_ROW_COUNTERS(ZERO_ROW_COUNTER)
 #undef ZERO_ROW_COUNTER

@@ -598,22 +598,28 @@ static uint64_t count_of(jo *o, const char *k)
 	return v && is_int(v) ? json_object_get_uint64(v) : 0;
 }
 
-static void read_orders(jo *o, uint64_t *by)
+/* Per-order counts into *by (made for the first one): 0 or VMSA_E_NOMEM */
+static int read_orders(jo *o, uint64_t **by)
 {
 	if (!o || !json_object_is_type(o, json_type_object))
-		return;
+		return 0;
 	json_object_object_foreach(o, k, v)
 	{
 		char *end;
 		long i = strtol(k, &end, 10);
-		if (!*end && i >= 0 && i < VMSA_MAX_ORDER && is_int(v))
-			by[i] = json_object_get_uint64(v);
+		if (!*end && i >= 0 && i < VMSA_MAX_ORDER && is_int(v)) {
+			if (!vmsa_orders_mut(by))
+				return VMSA_E_NOMEM;
+			(*by)[i] = json_object_get_uint64(v);
+		}
 	}
+	return 0;
 }
 
+/* A context's counters into c (NULL: none there) */
 static void read_ctx(jo *o, struct vmsa_counters *c)
 {
-	if (!o)
+	if (!o || !c)
 		return;
 #define GET_COUNTER(type, m, k, unit, meaning) c->m = (type)count_of(o, k);
 	VMSA_CTX_WINDOW(GET_COUNTER)
@@ -686,28 +692,38 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 	sum->ignore_pid = !is_int(pid);
 	for (size_t i = 0; i < sizeof(windowed) / sizeof(windowed[0]); i++) {
 		jo *x = member(o, vmsa_ctx_name(windowed[i]));
-		read_ctx(x, &r->ctx[windowed[i]]);
-		read_orders(member(x, "reclaims_by_order"), r->begins_by_order[windowed[i]]);
+		if (x && !vmsa_row_ctx_mut(r, windowed[i]))
+			return VMSA_E_NOMEM;
+		read_ctx(x, r->ctx[windowed[i]]);
+		if (read_orders(member(x, "reclaims_by_order"), &r->begins_by_order[windowed[i]]))
+			return VMSA_E_NOMEM;
 	}
 	read_throttled(member(o, "throttled"), r->throttled, r->throttled_usec);
 	r->kswapd_nid = -1;
 	if (!kswapd) {
-		read_ctx(member(o, "outside_reclaim"), &r->ctx[VMSA_CTX_NONE]);
+		jo *x = member(o, "outside_reclaim");
+		if (x && !vmsa_row_ctx_mut(r, VMSA_CTX_NONE))
+			return VMSA_E_NOMEM;
+		read_ctx(x, r->ctx[VMSA_CTX_NONE]);
 		r->wakeup_kswapd = count_of(o, "wakeup_kswapd_requests");
-		read_orders(member(o, "wakeup_kswapd_by_order"), r->wakeup_by_order);
+		if (read_orders(member(o, "wakeup_kswapd_by_order"), &r->wakeup_by_order[0]))
+			return VMSA_E_NOMEM;
 		r->unmatched_begins = count_of(o, "unmatched_begins");
 		r->unmatched_ends = count_of(o, "unmatched_ends");
 		return read_hist(member(o, "direct_stall_ns"), &r->stall, VMSA_HIST_COARSE);
 	}
-	struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
+	struct vmsa_counters *k = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
+	if (!k)
+		return VMSA_E_NOMEM;
 	r->is_kswapd = true;
 	if (is_int(member(o, "nid")))
 		r->kswapd_nid = (int32_t)json_object_get_int(member(o, "nid"));
 	read_ctx(member(o, "reclaim"), k);
 	r->kswapd_wakeups = k->windows = count_of(o, "wakeups");
-	read_orders(member(o, "wakeups_by_order"), r->kswapd_wake_by_order);
 	r->kswapd_rewakeups = count_of(o, "rewakeups");
-	read_orders(member(o, "rewakeups_by_order"), r->kswapd_rewake_by_order);
+	if (read_orders(member(o, "wakeups_by_order"), &r->kswapd_wake_by_order[0]) ||
+	    read_orders(member(o, "rewakeups_by_order"), &r->kswapd_rewake_by_order[0]))
+		return VMSA_E_NOMEM;
 	k->in_progress = count_of(o, "awake_in_progress");
 	k->in_progress_ns = count_of(o, "awake_in_progress_ns");
 	k->latency_ns = count_of(member(o, "reclaim"), "awake_ns");

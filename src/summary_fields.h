@@ -116,7 +116,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VMSA_BUCKET_FIELDS(X)                                                 \
 	X("lo_ns", VF_FIRST(NS), "lower bound, inclusive", u64(lo))             \
 	X("hi_ns", VF_FIRST(NS), "upper bound, inclusive", u64(hi))             \
-	X("count", VF_SUM(COUNT), "values in the bucket", u64(h->buckets[i]))
+	X("count", VF_SUM(COUNT), "values in the bucket", u64(vmsa_hist_bucket(h, i)))
 
 /* a context's writes: counters c, kn.sync: the kernel can write synchronously */
 #define VMSA_WRITES_FIELDS(X)                                                                 \
@@ -156,7 +156,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VMSA_CTX_ORDER_FIELDS(X)                                                         \
 	X("reclaims_by_order", VF_ORDERS,                                                  \
 	  "begins per allocation order (`\"0\"`..`\"20\"`, only non-zero)",               \
-	  orders(r->begins_by_order[x]))
+	  orders(vmsa_orders(r->begins_by_order[x])))
 
 /* one throttle reason b of counts n and microseconds usec */
 #define VMSA_THROTTLE_ONE_FIELDS(X)                                            \
@@ -207,10 +207,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  ctx_order_obj(r, VMSA_CTX_SOFTLIMIT, kn))                                     \
 	X("node", VF_OBJ(ctx_window_order), "node reclaim", ctx_order_obj(r, VMSA_CTX_NODE, kn)) \
 	X("outside_reclaim", VF_OBJ(ctx), "work in no reclaim window",                    \
-	  ctx_obj(&r->ctx[VMSA_CTX_NONE], kn, false))                                   \
+	  ctx_obj(vmsa_row_ctx(r, VMSA_CTX_NONE), kn, false))                                   \
 	X("wakeup_kswapd_requests", VF_SUM(COUNT), "mm_vmscan_wakeup_kswapd events",      \
 	  u64(r->wakeup_kswapd))                                                          \
-	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(r->wakeup_by_order)) \
+	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(r->wakeup_by_order[0]))) \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(r->throttled, r->throttled_usec))                                  \
 	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
@@ -225,14 +225,14 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
 	  u64(r->kswapd_wakeups))                                                         \
-	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(r->kswapd_wake_by_order)) \
+	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(r->kswapd_wake_by_order[0]))) \
 	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(r->kswapd_rewakeups))      \
 	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
-	  orders(r->kswapd_rewake_by_order))                                              \
+	  orders(vmsa_orders(r->kswapd_rewake_by_order[0])))                                              \
 	X("awake_in_progress", VF_SUM(COUNT), "awake at the end of input (0 or 1)",        \
-	  u64(r->ctx[VMSA_CTX_KSWAPD].in_progress))                                        \
+	  u64(vmsa_row_ctx(r, VMSA_CTX_KSWAPD)->in_progress))                                        \
 	X("awake_in_progress_ns", VF_SUM(NS), "the time awake so far",                    \
-	  u64(r->ctx[VMSA_CTX_KSWAPD].in_progress_ns))                                     \
+	  u64(vmsa_row_ctx(r, VMSA_CTX_KSWAPD)->in_progress_ns))                                     \
 	X("sleeps_without_wake", VF_SUM(COUNT), "mm_vmscan_kswapd_sleep with no wake before", \
 	  u64(r->kswapd_sleep_without_wake))                                             \
 	X("reclaim", VF_OBJ(kswapd_reclaim), "its kswapd-context object plus `awake_ns`",  \
@@ -251,20 +251,20 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 
 /* a kswapd row r's reclaim, after the members of ctx */
 #define VMSA_KSWAPD_RECLAIM_FIELDS(X)                                                   \
-	X("awake_ns", VF_SUM(NS), "time awake, wake to sleep", u64(r->ctx[VMSA_CTX_KSWAPD].latency_ns))
+	X("awake_ns", VF_SUM(NS), "time awake, wake to sleep", u64(vmsa_row_ctx(r, VMSA_CTX_KSWAPD)->latency_ns))
 
 /* the totals' kswapd context, after the members of ctx: totals t, rows added up all */
 #define VMSA_KSWAPD_TOTALS_FIELDS(X)                                                    \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke a kswapd",     \
 	  u64(t->kswapd_wakeups))                                                         \
-	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(all->kswapd_wake_by_order)) \
+	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(all->kswapd_wake_by_order[0]))) \
 	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(t->kswapd_rewakeups))      \
 	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
-	  orders(all->kswapd_rewake_by_order))                                            \
+	  orders(vmsa_orders(all->kswapd_rewake_by_order[0])))                                            \
 	X("awake_ns", VF_SUM(NS), "time awake, wake to sleep",                            \
-	  u64(all->ctx[VMSA_CTX_KSWAPD].latency_ns))                                      \
+	  u64(vmsa_row_ctx(all, VMSA_CTX_KSWAPD)->latency_ns))                                      \
 	X("awake_in_progress", VF_SUM(COUNT), "kswapd threads awake at the end of input", \
-	  u64(all->ctx[VMSA_CTX_KSWAPD].in_progress))
+	  u64(vmsa_row_ctx(all, VMSA_CTX_KSWAPD)->in_progress))
 
 /* the totals t of the summary sum, rows added up all, kn as a context's */
 #define VMSA_TOTALS_FIELDS(X)                                                           \
@@ -277,10 +277,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("kswapd", VF_OBJ(kswapd_totals), "kswapd reclaim: the page, write and slab fields, and wake-ups", \
 	  kswapd_totals_obj(t, all, kn))                                                \
 	X("outside_reclaim", VF_OBJ(ctx), "work in no reclaim window: the page, write and slab fields", \
-	  ctx_obj(&all->ctx[VMSA_CTX_NONE], kn, false))                                 \
+	  ctx_obj(vmsa_row_ctx(all, VMSA_CTX_NONE), kn, false))                                 \
 	X("wakeup_kswapd_requests", VF_SUM(COUNT), "all mm_vmscan_wakeup_kswapd events, from any task", \
 	  u64(t->wakeup_kswapd))                                                          \
-	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(all->wakeup_by_order)) \
+	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(all->wakeup_by_order[0]))) \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(t->throttled, t->throttled_usec))                                  \
 	X("flusher_wakeups", VF_OBJ(flusher),                                             \

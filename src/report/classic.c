@@ -163,7 +163,7 @@ typedef uint64_t (*sort_value)(const struct vmsa_task_row *r, enum vmsa_ctx x);
 
 static uint64_t v_reclaims(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return r->ctx[x].windows; /* kswapd: its wake-ups */
+	return vmsa_row_ctx(r, x)->windows; /* kswapd: its wake-ups */
 }
 
 static uint64_t v_wakeup_requests(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
@@ -178,37 +178,37 @@ static uint64_t v_rewakeups(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_
 
 static uint64_t v_scanned(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return vmsa_scanned(&r->ctx[x]);
+	return vmsa_scanned(vmsa_row_ctx(r, x));
 }
 
 static uint64_t v_reclaimed(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return vmsa_reclaimed(&r->ctx[x]);
+	return vmsa_reclaimed(vmsa_row_ctx(r, x));
 }
 
 static uint64_t v_file_sync(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return r->ctx[x].write[1][1];
+	return vmsa_row_ctx(r, x)->write[1][1];
 }
 
 static uint64_t v_anon_sync(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return r->ctx[x].write[0][1];
+	return vmsa_row_ctx(r, x)->write[0][1];
 }
 
 static uint64_t v_file_async(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return r->ctx[x].write[1][0];
+	return vmsa_row_ctx(r, x)->write[1][0];
 }
 
 static uint64_t v_anon_async(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return r->ctx[x].write[0][0];
+	return vmsa_row_ctx(r, x)->write[0][0];
 }
 
 static uint64_t v_latency(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return r->ctx[x].latency_ns; /* kswapd: time awake */
+	return vmsa_row_ctx(r, x)->latency_ns; /* kswapd: time awake */
 }
 
 #define IN_PROCESSES (1u << VMSA_CTX_DIRECT)
@@ -307,18 +307,21 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 	}
 	int err = 0;
 	if (shown < n) {
-		struct vmsa_task_row *rest = calloc(1, sizeof(*rest));
-		if (!rest) {
+		struct vmsa_task_row *rest = malloc(sizeof(*rest));
+		struct vmsa_row_space *space = malloc(sizeof(*space));
+		if (!rest || !space) {
 			err = VMSA_E_NOMEM;
 		} else {
+			vmsa_row_in(rest, space);
 			for (size_t i = shown; i < n; i++)
-				vmsa_row_counters_add(rest, rows[i].r);
+				vmsa_row_counters_add(rest, rows[i].r); /* (nothing to make) */
 			char label[40];
 			snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
 			fprintf(f, "%-*s", w, label);
 			cells(f, sum, rest);
-			free(rest);
 		}
+		free(rest);
+		free(space);
 	}
 	free(rows);
 	return err;
@@ -328,7 +331,7 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
  * that each column adds up to its Summary line */
 static bool in_processes(const struct vmsa_task_row *r)
 {
-	const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
+	const struct vmsa_counters *d = vmsa_row_ctx(r, VMSA_CTX_DIRECT);
 	return d->windows || r->wakeup_kswapd || any_counts(d);
 }
 
@@ -336,13 +339,13 @@ static void process_cells(FILE *f, const struct vmsa_summary *sum, const struct 
 {
 	struct vmsa_known kn = vmsa_known_of(sum);
 	char bs[32], br[32];
-	const struct vmsa_counters *d = &r->ctx[VMSA_CTX_DIRECT];
+	const struct vmsa_counters *d = vmsa_row_ctx(r, VMSA_CTX_DIRECT);
 	fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64 " %8.3f",
 		d->windows, r->wakeup_kswapd, num_k(bs, vmsa_scanned(d), kn.scanned),
 		num_k(br, vmsa_reclaimed(d), kn.reclaimed), d->write[1][1] + d->write[0][1],
 		d->write[1][0] + d->write[0][0], (double)d->latency_ns / NS_PER_SEC);
-	orders(f, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);
-	orders(f, "wakeup", r->wakeup_by_order);
+	orders(f, "direct", vmsa_orders(r->begins_by_order[VMSA_CTX_DIRECT]));
+	orders(f, "wakeup", vmsa_orders(r->wakeup_by_order[0]));
 	fputc('\n', f);
 }
 
@@ -359,20 +362,20 @@ static int process_table(FILE *f, const struct vmsa_summary *sum, int w,
 /* every kswapd thread, woken in the trace or not */
 static bool in_kswapd(const struct vmsa_task_row *r)
 {
-	return r->is_kswapd || r->kswapd_wakeups || any_counts(&r->ctx[VMSA_CTX_KSWAPD]);
+	return r->is_kswapd || r->kswapd_wakeups || any_counts(vmsa_row_ctx(r, VMSA_CTX_KSWAPD));
 }
 
 static void kswapd_cells(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
 	struct vmsa_known kn = vmsa_known_of(sum);
 	char bs[32], br[32];
-	const struct vmsa_counters *k = &r->ctx[VMSA_CTX_KSWAPD];
+	const struct vmsa_counters *k = vmsa_row_ctx(r, VMSA_CTX_KSWAPD);
 	fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64,
 		r->kswapd_wakeups, r->kswapd_rewakeups, num_k(bs, vmsa_scanned(k), kn.scanned),
 		num_k(br, vmsa_reclaimed(k), kn.reclaimed), k->write[1][1] + k->write[0][1],
 		k->write[1][0] + k->write[0][0]);
-	orders(f, "wake", r->kswapd_wake_by_order);
-	orders(f, "rewake", r->kswapd_rewake_by_order);
+	orders(f, "wake", vmsa_orders(r->kswapd_wake_by_order[0]));
+	orders(f, "rewake", vmsa_orders(r->kswapd_rewake_by_order[0]));
 	fputc('\n', f);
 }
 
@@ -620,7 +623,7 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 			any |= r->throttled[b] != 0;
 		for (int c = 0; c < VMSA_CTX__COUNT; c++)
-			any |= r->ctx[c].slab_calls != 0;
+			any |= vmsa_row_ctx(r, c)->slab_calls != 0;
 	}
 	if (!any)
 		return;
@@ -638,8 +641,8 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 			n += r->throttled[b];
 		for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-			calls += r->ctx[c].slab_calls;
-			freed += r->ctx[c].slab_freed;
+			calls += vmsa_row_ctx(r, c)->slab_calls;
+			freed += vmsa_row_ctx(r, c)->slab_freed;
 		}
 		if (!n && !calls)
 			continue;

@@ -106,7 +106,7 @@ static jo *ctx_obj(const struct vmsa_counters *c, struct vmsa_known kn, bool win
 /* context x of the row (or rows added up) r, with its orders */
 static jo *ctx_order_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	jo *o = ctx_obj(&r->ctx[x], kn, true);
+	jo *o = ctx_obj(vmsa_row_ctx(r, x), kn, true);
 	VMSA_CTX_ORDER_FIELDS(PUT)
 	return o;
 }
@@ -168,7 +168,7 @@ static jo *process_obj(const struct vmsa_summary *sum, const struct vmsa_task_ro
 
 static jo *kswapd_reclaim_obj(const struct vmsa_task_row *r, struct vmsa_known kn)
 {
-	jo *o = ctx_obj(&r->ctx[VMSA_CTX_KSWAPD], kn, false);
+	jo *o = ctx_obj(vmsa_row_ctx(r, VMSA_CTX_KSWAPD), kn, false);
 	VMSA_KSWAPD_RECLAIM_FIELDS(PUT)
 	return o;
 }
@@ -176,7 +176,7 @@ static jo *kswapd_reclaim_obj(const struct vmsa_task_row *r, struct vmsa_known k
 /* a kswapd thread's windows of context x, when it had any */
 static jo *window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	return r->ctx[x].windows ? ctx_obj(&r->ctx[x], kn, true) : NULL;
+	return vmsa_row_ctx(r, x)->windows ? ctx_obj(vmsa_row_ctx(r, x), kn, true) : NULL;
 }
 
 static jo *kswapd_obj(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
@@ -300,7 +300,7 @@ static jo *notes(const struct vmsa_summary *sum)
 static jo *kswapd_totals_obj(const struct vmsa_totals *t, const struct vmsa_task_row *all,
 			     struct vmsa_known kn)
 {
-	jo *o = ctx_obj(&all->ctx[VMSA_CTX_KSWAPD], kn, false);
+	jo *o = ctx_obj(vmsa_row_ctx(all, VMSA_CTX_KSWAPD), kn, false);
 	VMSA_KSWAPD_TOTALS_FIELDS(PUT)
 	return o;
 }
@@ -311,9 +311,10 @@ static jo *totals_obj(const struct vmsa_summary *sum)
 	const struct vmsa_totals *t = &sum->totals;
 	struct vmsa_known kn = vmsa_known_of(sum);
 	struct vmsa_task_row rows;
-	memset(&rows, 0, sizeof(rows));
+	struct vmsa_row_space space;
+	vmsa_row_in(&rows, &space);
 	for (size_t i = 0; i < sum->nrows; i++)
-		vmsa_row_counters_add(&rows, sum->rows[i]);
+		vmsa_row_counters_add(&rows, sum->rows[i]); /* (nothing to make) */
 	const struct vmsa_task_row *all = &rows;
 	jo *o = json_object_new_object();
 	VMSA_TOTALS_FIELDS(PUT)

@@ -284,7 +284,7 @@ static jv kswapd_reclaim_obj(const struct vmsa_task_row *r, struct vmsa_known kn
 
 static jv window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	return r->ctx[x].windows ? ctx_obj(&r->ctx[x], kn, true) : NULL;
+	return vmsa_row_ctx(r, x)->windows ? ctx_obj(vmsa_row_ctx(r, x), kn, true) : NULL;
 }
 
 /* ---- the objects, member by member ----------------------------------- */
@@ -331,7 +331,7 @@ static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, en
 {
 	bool first = true;
 	EMIT(w, "{");
-	ctx_members(w, &first, &r->ctx[x], kn, true);
+	ctx_members(w, &first, vmsa_row_ctx(r, x), kn, true);
 	VMSA_CTX_ORDER_FIELDS(WPUT)
 	EMIT(w, "}");
 }
@@ -341,7 +341,7 @@ static void write_kswapd_reclaim(struct vmsa_jw *w, const struct vmsa_task_row *
 {
 	bool first = true;
 	EMIT(w, "{");
-	ctx_members(w, &first, &r->ctx[VMSA_CTX_KSWAPD], kn, false);
+	ctx_members(w, &first, vmsa_row_ctx(r, VMSA_CTX_KSWAPD), kn, false);
 	VMSA_KSWAPD_RECLAIM_FIELDS(WPUT)
 	EMIT(w, "}");
 }

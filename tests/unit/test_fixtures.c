@@ -8,18 +8,18 @@ START_TEST(test_names)
 {
 	struct run r = analyze(NULL, FX("names.txt"), NULL);
 	const struct vmsa_task_row *k = row(&r, "kworker/u8:2", 301);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_DIRECT].windows, 1);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_DIRECT].latency_ns, 1000000);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->windows, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->latency_ns, 1000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->scanned_file, 32);
 	const struct vmsa_task_row *w = row(&r, "Web Content", 4113);
-	ck_assert_uint_eq(w->begins_by_order[VMSA_CTX_DIRECT][2], 1);
-	ck_assert_uint_eq(w->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
-	ck_assert_uint_eq(w->ctx[VMSA_CTX_DIRECT].scanned_anon, 20);
-	ck_assert_uint_eq(w->ctx[VMSA_CTX_DIRECT].write[0][0], 1);
+	ck_assert_uint_eq(vmsa_orders(w->begins_by_order[VMSA_CTX_DIRECT])[2], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->latency_ns, 3000000);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->scanned_anon, 20);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->write[0][0], 1);
 	ck_assert_uint_eq(row(&r, "python3.11", 4242)->wakeup_kswapd, 1);
 	const struct vmsa_task_row *a = row(&r, "a-b-c-9", 555);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].latency_ns, 500000);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->latency_ns, 500000);
 	ck_assert_uint_eq(r.sum->nrows, 4);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims, 3);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 52);
@@ -39,18 +39,18 @@ START_TEST(test_lost_unmatched)
 	ck_assert_uint_eq(k0->kswapd_sleep_without_wake, 1);
 	ck_assert_uint_eq(k0->kswapd_wakeups, 1);
 	ck_assert_uint_eq(k0->kswapd_rewakeups, 1);
-	ck_assert_uint_eq(k0->kswapd_rewake_by_order[2], 1);
-	ck_assert_uint_eq(k0->ctx[VMSA_CTX_KSWAPD].latency_ns, 10000000);
-	ck_assert_uint_eq(k1->ctx[VMSA_CTX_KSWAPD].in_progress, 1);
-	ck_assert_uint_eq(k1->ctx[VMSA_CTX_KSWAPD].in_progress_ns, 8000000);
+	ck_assert_uint_eq(vmsa_orders(k0->kswapd_rewake_by_order[0])[2], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k0, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k1, VMSA_CTX_KSWAPD)->in_progress, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k1, VMSA_CTX_KSWAPD)->in_progress_ns, 8000000);
 	const struct vmsa_task_row *dd = row(&r, "dd", 100), *cat = row(&r, "cat", 100);
 	ck_assert_uint_eq(dd->unmatched_ends, 1);
 	ck_assert_uint_eq(dd->unmatched_begins, 1);
-	ck_assert_uint_eq(cat->ctx[VMSA_CTX_DIRECT].windows, 2);
-	ck_assert_uint_eq(cat->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(cat->ctx[VMSA_CTX_DIRECT].latency_ns, 2000000);
-	ck_assert_uint_eq(cat->ctx[VMSA_CTX_DIRECT].in_progress, 1);
-	ck_assert_uint_eq(cat->ctx[VMSA_CTX_DIRECT].in_progress_ns, 0);
+	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->windows, 2);
+	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->latency_ns, 2000000);
+	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->in_progress, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->in_progress_ns, 0);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims, 3);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims_completed, 1);
 	ck_assert_uint_eq(r.t.events_lost, 42);
@@ -65,11 +65,11 @@ START_TEST(test_perf_script)
 	struct run r = analyze(NULL, FX("perf-script.txt"), NULL);
 	ck_assert_str_eq(r.sum->sources[0].format, "perf-script");
 	const struct vmsa_task_row *dd = row(&r, "dd", 2001), *k = row(&r, "kswapd0", 45);
-	ck_assert_uint_eq(dd->ctx[VMSA_CTX_DIRECT].latency_ns, 500000);
-	ck_assert_uint_eq(dd->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->latency_ns, 500000);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->scanned_file, 32);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 1000000);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_anon, 128);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 1000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 128);
 	ck_assert_uint_eq(row(&r, "Web Content", 4113)->wakeup_kswapd, 1);
 	vmsa_summary_free(r.sum);
 }
@@ -82,8 +82,8 @@ START_TEST(test_trace_cmd_report)
 	ck_assert_uint_eq(r.counts.lines_analyzed, 3);
 	ck_assert_uint_eq(r.t.events_lost, 12);
 	const struct vmsa_task_row *dd = row(&r, "dd", 2001);
-	ck_assert_uint_eq(dd->ctx[VMSA_CTX_DIRECT].latency_ns, 500000);
-	ck_assert_uint_eq(dd->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->latency_ns, 500000);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->scanned_file, 32);
 	vmsa_summary_free(r.sum);
 }
 END_TEST
@@ -103,10 +103,10 @@ START_TEST(test_lru_names_mmotm)
 	ck_assert_uint_eq(r.counts.lines_analyzed, 9);
 	ck_assert_uint_eq(r.counts.lines_rejected, 0);
 	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_anon, 48);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_file, 64);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_unknown, 8);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_anon, 48);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_file, 64);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_unknown, 8);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 80);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_KSWAPD].pages_scanned, 72);
 	ck_assert(!r.t.scans_missing);
@@ -135,13 +135,13 @@ START_TEST(test_perf_script_bare)
 	ck_assert_uint_eq(r.counts.lines_rejected, 1);
 	ck_assert_uint_eq(r.counts.rejected_by_reason[VMSA_REJECT_MISSING_FIELD], 1);
 	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 3000000);
 	for (int o = 0; o < VMSA_MAX_ORDER; o++)
-		ck_assert_uint_eq(j->begins_by_order[VMSA_CTX_DIRECT][o], 0);
+		ck_assert_uint_eq(vmsa_orders(j->begins_by_order[VMSA_CTX_DIRECT])[o], 0);
 	ck_assert_uint_eq(row(&r, "kworker/2:1", 212)->wakeup_kswapd, 1);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 10000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
 	/* what the lines do not say is unknown, not 0 */
 	ck_assert_uint_eq(r.sum->ends_without_reclaimed, 1);
 	ck_assert(r.t.scans_missing);
@@ -157,12 +157,12 @@ START_TEST(test_cut_comm)
 	ck_assert_uint_eq(r.sum->nrows, 2);
 	const struct vmsa_task_row *j = row(&r, "java", 2113), *k = row(&r, "<...>", 45);
 	ck_assert_uint_eq(j->wakeup_kswapd, 1);
-	ck_assert_uint_eq(j->begins_by_order[VMSA_CTX_DIRECT][3], 1);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].latency_ns, 4000000);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
+	ck_assert_uint_eq(vmsa_orders(j->begins_by_order[VMSA_CTX_DIRECT])[3], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 4000000);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 10000000);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_anon, 64);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 64);
 	vmsa_summary_free(r.sum);
 }
 END_TEST
@@ -178,7 +178,7 @@ START_TEST(test_unknown_events)
 	ck_assert_uint_eq(named(ev, "mm_vmscan_reclaim_batch")->count, 2);
 	ck_assert_uint_eq(named(ev, "lru_gen_age_node")->count, 1);
 	ck_assert_ptr_null(named(ev, "sched_stat_runtime"));
-	ck_assert_uint_eq(row(&r, "dd", 2001)->ctx[VMSA_CTX_DIRECT].latency_ns, 400000);
+	ck_assert_uint_eq(vmsa_row_ctx(row(&r, "dd", 2001), VMSA_CTX_DIRECT)->latency_ns, 400000);
 	vmsa_summary_free(r.sum);
 	/* a name of other bytes is counted, not named */
 	r = analyze("  a-1 [000] 1.0: mm_vmscan_\xff\xfe: x=1\n"
@@ -257,15 +257,15 @@ START_TEST(test_unwrap)
 	ck_assert_uint_eq(r.counts.lines_rejected, 0);
 	/* what the lines said whole */
 	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(j->begins_by_order[VMSA_CTX_DIRECT][0], 1);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].latency_ns, 2000000);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].scanned_file, 32);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].end_nr_reclaimed, 32);
-	ck_assert_uint_eq(j->ctx[VMSA_CTX_DIRECT].write[1][0], 1);
-	ck_assert_uint_eq(k->kswapd_wake_by_order[0], 1);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 3000000);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].scanned_anon, 64);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_orders(j->begins_by_order[VMSA_CTX_DIRECT])[0], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 2000000);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->end_nr_reclaimed, 32);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->write[1][0], 1);
+	ck_assert_uint_eq(vmsa_orders(k->kswapd_wake_by_order[0])[0], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 3000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 64);
 	vmsa_summary_free(r.sum);
 	/* a trace that is whole is left as it is */
 	ck_assert_int_eq(vmsa_source_open_path(&src, FX("names.txt")), 0);

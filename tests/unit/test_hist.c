@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <check.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -15,7 +16,7 @@ START_TEST(test_bucket_bounds_cover_values)
 			ck_assert_int_eq(vmsa_hist_add(&h, vals[i]), 0);
 			size_t n = vmsa_hist_nbuckets(&h), found = n;
 			for (size_t b = 0; b < n; b++)
-				if (h.buckets[b])
+				if (vmsa_hist_bucket(&h, b))
 					found = b;
 			uint64_t lo, hi;
 			vmsa_hist_bucket_bounds(&h, found, &lo, &hi);
@@ -57,6 +58,71 @@ START_TEST(test_quantiles_and_merge)
 }
 END_TEST
 
+/*
+ * Buckets are held from the lowest to the highest one used: values added in
+ * any order, far apart or close, and histograms merged in both directions,
+ * count as a full array of every bucket counts them.
+ */
+START_TEST(test_held_buckets_count_as_all)
+{
+	for (unsigned sb = 0; sb <= 4; sb += 4) {
+		struct vmsa_hist h[3];
+		size_t nb;
+		uint64_t *want[3];
+		for (int k = 0; k < 3; k++) {
+			vmsa_hist_init(&h[k], sb);
+			nb = vmsa_hist_nbuckets(&h[k]);
+			want[k] = calloc(nb, sizeof(uint64_t));
+			ck_assert_ptr_nonnull(want[k]);
+		}
+		uint64_t x = 88172645463325252ull; /* xorshift */
+		for (int n = 0; n < 3000; n++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			int k = n % 2;
+			/* one value in 8 anywhere, the others near 2^(10 + n / 200) */
+			uint64_t v = n % 8 ? (x % 1024) << (n / 200) : x >> (x % 64);
+			ck_assert_int_eq(vmsa_hist_add(&h[k], v), 0);
+			for (size_t i = 0; i < nb; i++) {
+				uint64_t lo, hi;
+				vmsa_hist_bucket_bounds(&h[k], i, &lo, &hi);
+				if (lo <= v && v <= hi) {
+					want[k][i]++;
+					break;
+				}
+			}
+		}
+		/* merged into an empty one, then into each other */
+		ck_assert_int_eq(vmsa_hist_merge(&h[2], &h[1]), 0);
+		ck_assert_int_eq(vmsa_hist_merge(&h[2], &h[0]), 0);
+		ck_assert_int_eq(vmsa_hist_merge(&h[1], &h[0]), 0);
+		for (size_t i = 0; i < nb; i++) {
+			want[2][i] = want[0][i] + want[1][i];
+			ck_assert_uint_eq(vmsa_hist_bucket(&h[0], i), want[0][i]);
+			ck_assert_uint_eq(vmsa_hist_bucket(&h[1], i), want[2][i]);
+			ck_assert_uint_eq(vmsa_hist_bucket(&h[2], i), want[2][i]);
+		}
+		ck_assert_uint_eq(h[2].count, 3000);
+		/* the buckets vmsa_hist_next() gives are the non-empty ones */
+		size_t seen = 0;
+		uint64_t lo, hi;
+		for (size_t i = 0; vmsa_hist_next(&h[2], &i, &lo, &hi); i++) {
+			ck_assert_uint_ne(want[2][i], 0);
+			seen++;
+		}
+		for (size_t i = 0; i < nb; i++)
+			seen -= want[2][i] != 0;
+		ck_assert_uint_eq(seen, 0);
+		for (int k = 0; k < 3; k++) {
+			vmsa_hist_release(&h[k]);
+			ck_assert_uint_eq(vmsa_hist_bucket(&h[k], 3), 0);
+			free(want[k]);
+		}
+	}
+}
+END_TEST
+
 Suite *hist_suite(void);
 Suite *hist_suite(void)
 {
@@ -64,6 +130,7 @@ Suite *hist_suite(void)
 	TCase *tc = tcase_create("hist");
 	tcase_add_test(tc, test_bucket_bounds_cover_values);
 	tcase_add_test(tc, test_quantiles_and_merge);
+	tcase_add_test(tc, test_held_buckets_count_as_all);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -96,12 +96,12 @@ START_TEST(test_unmatched_and_in_progress)
 	const struct vmsa_task_row *a = row(&r, "a", 1);
 	ck_assert_uint_eq(a->unmatched_ends, 1);
 	ck_assert_uint_eq(a->unmatched_begins, 1);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].windows, 3);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].latency_ns, 2000000);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].in_progress, 1);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].in_progress_ns, 1000000000ull);
-	ck_assert_uint_eq(a->begins_by_order[VMSA_CTX_DIRECT][2], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->windows, 3);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->latency_ns, 2000000);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress_ns, 1000000000ull);
+	ck_assert_uint_eq(vmsa_orders(a->begins_by_order[VMSA_CTX_DIRECT])[2], 1);
 	ck_assert_uint_eq(r.sum->stall_hist.count, 1);
 	vmsa_summary_free(r.sum);
 }
@@ -144,12 +144,12 @@ START_TEST(test_pid_reuse_and_placeholder)
 		NULL, NULL);
 	const struct vmsa_task_row *a = row(&r, "a", 5), *b = row(&r, "b", 5), *x = row(&r, "x", 7);
 	ck_assert_uint_eq(a->unmatched_begins, 1);
-	ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].in_progress, 0);
-	ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].latency_ns, 1000000);
-	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].windows, 1);
-	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].completed, 1);
-	ck_assert_uint_eq(x->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress, 0);
+	ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->latency_ns, 1000000);
+	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->windows, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->latency_ns, 3000000);
 	ck_assert_ptr_null(vmsa_summary_find_task(r.sum, "<...>", 7));
 	ck_assert_uint_eq(r.sum->comm_changes, 1);
 	vmsa_summary_free(r.sum);
@@ -169,10 +169,10 @@ START_TEST(test_kswapd_rewake_and_stray_sleep)
 	const struct vmsa_task_row *k = row(&r, "kswapd0", 2);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
 	ck_assert_uint_eq(k->kswapd_rewakeups, 1);
-	ck_assert_uint_eq(k->kswapd_wake_by_order[0], 1);
-	ck_assert_uint_eq(k->kswapd_rewake_by_order[3], 1);
+	ck_assert_uint_eq(vmsa_orders(k->kswapd_wake_by_order[0])[0], 1);
+	ck_assert_uint_eq(vmsa_orders(k->kswapd_rewake_by_order[0])[3], 1);
 	ck_assert_uint_eq(k->kswapd_sleep_without_wake, 1);
-	ck_assert_uint_eq(k->ctx[VMSA_CTX_KSWAPD].latency_ns, 4000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 4000000);
 	ck_assert_uint_eq(k->nlat, 1);
 	ck_assert_int_eq(k->lat[0].order, 3);
 	ck_assert_int_eq(k->kswapd_nid, 0);
@@ -190,10 +190,10 @@ START_TEST(test_ignore_pid_merges_by_name)
 		NULL, &(struct vmsa_stats_options){.ignore_pid = 1});
 	ck_assert_uint_eq(r.sum->nrows, 1);
 	const struct vmsa_task_row *d = row(&r, "dd", -1);
-	ck_assert_uint_eq(d->ctx[VMSA_CTX_DIRECT].windows, 2);
-	ck_assert_uint_eq(d->ctx[VMSA_CTX_DIRECT].latency_ns, 3000000);
-	ck_assert_uint_eq(d->begins_by_order[VMSA_CTX_DIRECT][0], 1);
-	ck_assert_uint_eq(d->begins_by_order[VMSA_CTX_DIRECT][1], 1);
+	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->windows, 2);
+	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->latency_ns, 3000000);
+	ck_assert_uint_eq(vmsa_orders(d->begins_by_order[VMSA_CTX_DIRECT])[0], 1);
+	ck_assert_uint_eq(vmsa_orders(d->begins_by_order[VMSA_CTX_DIRECT])[1], 1);
 	vmsa_summary_free(r.sum);
 }
 END_TEST
@@ -313,9 +313,9 @@ START_TEST(test_many_tasks_across_chunks)
 	ck_assert_uint_eq(d->pages_scanned, (uint64_t)N * (N + 1) / 2);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_scanned, 0);
 	/* the first, a middle and the last task, each with its own scans */
-	ck_assert_uint_eq(vmsa_scanned(&row(&r, "t0", 100)->ctx[VMSA_CTX_DIRECT]), 1);
-	ck_assert_uint_eq(vmsa_scanned(&row(&r, "t0", 800)->ctx[VMSA_CTX_DIRECT]), 701);
-	ck_assert_uint_eq(vmsa_scanned(&row(&r, "t1", 1599)->ctx[VMSA_CTX_DIRECT]), 1500);
+	ck_assert_uint_eq(vmsa_scanned(vmsa_row_ctx(row(&r, "t0", 100), VMSA_CTX_DIRECT)), 1);
+	ck_assert_uint_eq(vmsa_scanned(vmsa_row_ctx(row(&r, "t0", 800), VMSA_CTX_DIRECT)), 701);
+	ck_assert_uint_eq(vmsa_scanned(vmsa_row_ctx(row(&r, "t1", 1599), VMSA_CTX_DIRECT)), 1500);
 	vmsa_summary_free(r.sum);
 }
 END_TEST
@@ -370,7 +370,7 @@ static uint64_t completed(const struct vmsa_summary *sum, const char *comm, int3
 {
 	const struct vmsa_task_row *r = vmsa_summary_find_task(sum, comm, pid);
 	ck_assert_msg(r != NULL, "no row %s-%d", comm, (int)pid);
-	return r->ctx[VMSA_CTX_DIRECT].completed;
+	return vmsa_row_ctx(r, VMSA_CTX_DIRECT)->completed;
 }
 
 /*
@@ -428,8 +428,8 @@ START_TEST(test_summaries_share_rows)
 				ck_assert_uint_eq(a->nlat, 1);
 				ck_assert_uint_eq(a->lat[0].ns, 100);
 				const struct vmsa_task_row *b = vmsa_summary_find_task(s, "b", 11);
-				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].in_progress, 1);
-				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 0);
+				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->in_progress, 1);
+				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 0);
 				ck_assert_uint_eq(completed(s, "t", 100), 1);
 				ck_assert_uint_eq(completed(s, "t", 100 + NT - 1), 1);
 				ck_assert_ptr_null(vmsa_summary_find_task(s, "c", 12));
@@ -447,13 +447,13 @@ START_TEST(test_summaries_share_rows)
 				/* the second: everything */
 				ck_assert_uint_eq(s->nrows, 3 + NT);
 				const struct vmsa_task_row *a = vmsa_summary_find_task(s, "a", 10);
-				ck_assert_uint_eq(a->ctx[VMSA_CTX_DIRECT].completed, 2);
+				ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->completed, 2);
 				ck_assert_uint_eq(a->stall.count, 2);
 				ck_assert_uint_eq(a->nlat, 2);
 				ck_assert_uint_eq(a->lat[1].ns, 300);
 				const struct vmsa_task_row *b = vmsa_summary_find_task(s, "b", 11);
-				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].in_progress, 0);
-				ck_assert_uint_eq(b->ctx[VMSA_CTX_DIRECT].completed, 1);
+				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->in_progress, 0);
+				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 1);
 				ck_assert_uint_eq(completed(s, "t", 100), 2);
 				ck_assert_uint_eq(completed(s, "t", 101), 1);
 				ck_assert_uint_eq(completed(s, "t", 100 + NT3 * 3 - 3), 2);
