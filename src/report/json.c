@@ -418,7 +418,7 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 				first = false;
 				vmsa_jw_row(&w, sum, r);
 				if (w.oom) {
-					free(w.p);
+					vmsa_jw_release(&w);
 					return VMSA_E_NOMEM;
 				}
 				fwrite(w.p, 1, w.n, f);
@@ -437,7 +437,7 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			json_object_put(o);
 		}
 	}
-	free(w.p);
+	vmsa_jw_release(&w);
 	fputs("]}\n", f);
 	return ferror(f) ? VMSA_E_IO : 0;
 }

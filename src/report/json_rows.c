@@ -326,14 +326,85 @@ static void ctx_members(struct vmsa_jw *w, bool *firstp, const struct vmsa_count
 	*firstp = first;
 }
 
+void vmsa_jw_release(struct vmsa_jw *w)
+{
+	free(w->p);
+	for (int i = 0; i < VMSA_JW_BLANKS; i++)
+		for (int k = 0; k < 16; k++)
+			free(w->blank[i][k]);
+	memset(w, 0, sizeof(*w));
+}
+
+static bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	return n == 0 || (b[0] == 0 && memcmp(b, b + 1, n - 1) == 0);
+}
+
+/*
+ * A blank context's object of a kind (0, 1: without, with its window
+ * counters; 2: with them and its per-order counts) as written before for
+ * the same vmsa_known: true if it was, and is now in w.  Else false, and
+ * *slot is where to keep it once written from w->n on.
+ */
+static bool put_blank(struct vmsa_jw *w, unsigned kind, struct vmsa_known kn, size_t *slot)
+{
+	unsigned k = (unsigned)kn.sync | (unsigned)kn.scanned << 1 | (unsigned)kn.reclaimed << 2 |
+		     (unsigned)kn.end_reclaimed << 3;
+	*slot = (size_t)kind * 16 + k;
+	const char *b = w->blank[kind][k];
+	if (!b)
+		return false;
+	emit(w, b, w->blank_len[kind][k]);
+	return true;
+}
+
+/* Keeps the text from `from` on as blank object slot (none kept when out of memory) */
+static void keep_blank(struct vmsa_jw *w, size_t slot, size_t from)
+{
+	if (w->oom)
+		return;
+	char *b = malloc(w->n - from);
+	if (!b)
+		return;
+	memcpy(b, w->p + from, w->n - from);
+	w->blank[slot / 16][slot % 16] = b;
+	w->blank_len[slot / 16][slot % 16] = w->n - from;
+}
+
+static void write_ctx(struct vmsa_jw *w, const struct vmsa_counters *c, struct vmsa_known kn,
+		      bool windowed)
+{
+	size_t slot = 0, from = w->n;
+	bool blank = all_zero(c, sizeof(*c));
+	if (blank && put_blank(w, windowed, kn, &slot))
+		return;
+	bool first = true;
+	EMIT(w, "{");
+	ctx_members(w, &first, c, kn, windowed);
+	EMIT(w, "}");
+	if (blank)
+		keep_blank(w, slot, from);
+}
+
 static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, enum vmsa_ctx x,
 			    struct vmsa_known kn)
 {
+	/* (the blank object is the same for every windowed context: its
+	 * per-order counts are "{}") */
+	const struct vmsa_counters *c = vmsa_row_ctx(r, x);
+	const uint64_t *o = vmsa_orders(r->begins_by_order[x]);
+	size_t slot = 0, from = w->n;
+	bool blank = all_zero(c, sizeof(*c)) && all_zero(o, VMSA_MAX_ORDER * sizeof(*o));
+	if (blank && put_blank(w, 2, kn, &slot))
+		return;
 	bool first = true;
 	EMIT(w, "{");
-	ctx_members(w, &first, vmsa_row_ctx(r, x), kn, true);
+	ctx_members(w, &first, c, kn, true);
 	VMSA_CTX_ORDER_FIELDS(WPUT)
 	EMIT(w, "}");
+	if (blank)
+		keep_blank(w, slot, from);
 }
 
 static void write_kswapd_reclaim(struct vmsa_jw *w, const struct vmsa_task_row *r,
@@ -428,13 +499,9 @@ static void put_value(struct vmsa_jw *w, jv v)
 	case JV_COMM:
 		emit_comm(w, v.a, v.b);
 		break;
-	case JV_CTX: {
-		bool first = true;
-		EMIT(w, "{");
-		ctx_members(w, &first, v.a, v.kn, v.x);
-		EMIT(w, "}");
+	case JV_CTX:
+		write_ctx(w, v.a, v.kn, v.x);
 		break;
-	}
 	case JV_CTX_ORDER:
 		write_ctx_order(w, v.a, (enum vmsa_ctx)v.x, v.kn);
 		break;

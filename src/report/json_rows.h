@@ -9,11 +9,22 @@
 #include "../internal.h"
 
 /* Text being written: p[0..n); oom once an allocation failed. */
+/* blank contexts' objects, written once: windowed or not, with per-order
+ * counts, by vmsa_known */
+#define VMSA_JW_BLANKS 3
 struct vmsa_jw {
 	char *p;
 	size_t n, cap;
 	bool oom;
+	/* the text of a context object whose counters (and per-order counts)
+	 * are all zero, as written for a vmsa_known: most tasks reclaim in one
+	 * context of five */
+	char *blank[VMSA_JW_BLANKS][16];
+	size_t blank_len[VMSA_JW_BLANKS][16];
 };
+
+/* Frees what w holds (its text and the blank objects) */
+void vmsa_jw_release(struct vmsa_jw *w);
 
 /* Appends row r of sum as json-c writes it without indenting (process_obj()
  * or kswapd_obj() of json.c, written by json_object_to_json_string_ext()). */
