@@ -284,7 +284,7 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 	const struct vmsa_event *e = &ev; /* a merge's points to its own */
 	for (;;) {
 		int which = 0;
-		int err = !merged ? vmsa_source_next(g->src[0], &ev)
+		int err = !merged ? vmsa_source_next_ref(g->src[0], &ev, &e)
 				  : vmsa_interleave_next(g->merge, &e, &which);
 		if (err == 0) {
 			if (!filter || keep(r, &g->is[which], e)) {

@@ -306,6 +306,14 @@ void vmsa_interleave_free(struct vmsa_interleave *m);
  * when all ended, or source *which's error. */
 int vmsa_interleave_next(struct vmsa_interleave *m, const struct vmsa_event **ev, int *which);
 
+/*
+ * vmsa_source_next() without a copy (source.c): *ev points to the next
+ * event, valid until the next call (into the reader's batch, or own when it
+ * is read into own); the same returns.
+ */
+int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
+			 const struct vmsa_event **ev);
+
 /* ---- the summary --------------------------------------------------- */
 
 struct vmsa_summary {

@@ -856,7 +856,8 @@ static void report_rejects(struct vmsa_source *s, struct batch *b, size_t i)
 	}
 }
 
-static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
+/* The next event of the batches, in place: valid until the next call */
+static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev)
 {
 	struct pool *pl = s->pool;
 	for (;;) {
@@ -869,7 +870,7 @@ static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 					__builtin_prefetch(b->ev[b->next_ev + 4].comm);
 				}
 				report_rejects(s, b, b->next_ev);
-				*ev = b->ev[b->next_ev++];
+				*ev = &b->ev[b->next_ev++];
 				return 0;
 			}
 			report_rejects(s, b, SIZE_MAX);
@@ -923,6 +924,34 @@ static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
 	}
 }
 
+static int next_parallel(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	const struct vmsa_event *e;
+	int r = next_parallel_ref(s, &e);
+	if (!r)
+		*ev = *e;
+	return r;
+}
+
+/* The end (EOF or an error) stays the end */
+static int ended(struct vmsa_source *s, int r)
+{
+	if (r && r != VMSA_E_AGAIN) {
+		s->final = r;
+		s->final_errno = errno;
+	}
+	return r;
+}
+
+int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
+			 const struct vmsa_event **ev)
+{
+	if (s->mode == MODE_PARALLEL && !s->final)
+		return ended(s, next_parallel_ref(s, ev));
+	*ev = own;
+	return vmsa_source_next(s, own);
+}
+
 int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 {
 	if (s->td)
@@ -938,10 +967,5 @@ int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 					 : next_unwrap(s, ev);
 	if (r == SWITCHED)
 		return next_binary(s, ev);
-	if (r && r != VMSA_E_AGAIN) {
-		/* the end (EOF or an error) stays the end */
-		s->final = r;
-		s->final_errno = errno;
-	}
-	return r;
+	return ended(s, r);
 }
