@@ -42,8 +42,11 @@ const char *vmsa_ctx_name(enum vmsa_ctx c)
 
 const char *vmsa_throttle_name(enum vmsa_throttle t)
 {
-	static const char *const names[] = {"writeback", "isolated", "noprogress",
-					    "congested"};
+	static const char *const names[] = {
+#define VMSA_THROTTLE_NAME(e, kname, name, meaning) name,
+		VMSA_THROTTLE_REASONS(VMSA_THROTTLE_NAME)
+#undef VMSA_THROTTLE_NAME
+	};
 	return (unsigned)t < VMSA_THROTTLE__COUNT ? names[t] : "unknown";
 }
 
@@ -59,6 +62,10 @@ const char *vmsa_wb_reason_name(enum vmsa_wb_reason r)
 
 const char *vmsa_flush_reason_name(enum vmsa_flush_reason r)
 {
-	static const char *const names[] = {"all_dirty", "flush_forward"};
+	static const char *const names[] = {
+#define VMSA_FLUSH_NAME(e, name, meaning) name,
+		VMSA_FLUSH_REASONS(VMSA_FLUSH_NAME)
+#undef VMSA_FLUSH_NAME
+	};
 	return (unsigned)r < VMSA_FLUSH__COUNT ? names[r] : "unknown";
 }

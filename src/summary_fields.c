@@ -45,10 +45,9 @@ SHAPE(throttle_one, "throttle_one");
 
 /* by enum vmsa_throttle, as vmsa_throttle_name() calls them */
 static const struct vmsa_field throttled_members[] = {
-	{.key = "writeback", VF_OBJ(throttle_one), .doc = "waiting for writeback to progress"},
-	{.key = "isolated", VF_OBJ(throttle_one), .doc = "too many pages isolated"},
-	{.key = "noprogress", VF_OBJ(throttle_one), .doc = "no reclaim progress"},
-	{.key = "congested", VF_OBJ(throttle_one), .doc = "congested writeback"},
+#define THROTTLE_MEMBER(e, kname, name, meaning) {.key = name, VF_OBJ(throttle_one), .doc = meaning},
+	VMSA_THROTTLE_REASONS(THROTTLE_MEMBER)
+#undef THROTTLE_MEMBER
 };
 SHAPE(throttled, "throttled");
 
@@ -57,8 +56,9 @@ SHAPE(flusher_one, NULL);
 
 /* by enum vmsa_flush_reason, as vmsa_flush_reason_name() calls them */
 static const struct vmsa_field flusher_members[] = {
-	{.key = "all_dirty", VF_OBJ(flusher_one), .doc = "every folio of a batch was dirty (upstream)"},
-	{.key = "flush_forward", VF_OBJ(flusher_one), .doc = "vm.reclaim_flush_forward"},
+#define FLUSH_MEMBER(e, name, meaning) {.key = name, VF_OBJ(flusher_one), .doc = meaning},
+	VMSA_FLUSH_REASONS(FLUSH_MEMBER)
+#undef FLUSH_MEMBER
 };
 SHAPE(flusher, NULL);
 

@@ -106,19 +106,36 @@ enum vmsa_lru {
 				 * file says anon or file where the name does */
 };
 
-/* Throttle reasons, bit numbers as in include/linux/mmzone.h (5.16+). */
+/*
+ * Throttle reasons, bit numbers as in include/linux/mmzone.h (5.16+):
+ * X(enum suffix, the kernel's name after VMSCAN_THROTTLE_, the summary's
+ * name, meaning).
+ */
+#define VMSA_THROTTLE_REASONS(X)                                                     \
+	X(WRITEBACK, "WRITEBACK", "writeback", "waiting for writeback to progress") \
+	X(ISOLATED, "ISOLATED", "isolated", "too many pages isolated")             \
+	X(NOPROGRESS, "NOPROGRESS", "noprogress", "no reclaim progress")           \
+	X(CONGESTED, "CONGESTED", "congested", "congested writeback")
+
 enum vmsa_throttle {
-	VMSA_THROTTLE_WRITEBACK,
-	VMSA_THROTTLE_ISOLATED,
-	VMSA_THROTTLE_NOPROGRESS,
-	VMSA_THROTTLE_CONGESTED,
+#define VMSA_THROTTLE_ENUM(e, kname, name, meaning) VMSA_THROTTLE_##e,
+	VMSA_THROTTLE_REASONS(VMSA_THROTTLE_ENUM)
+#undef VMSA_THROTTLE_ENUM
 	VMSA_THROTTLE__COUNT
 };
 
-/* Why reclaim woke the flushers (mm_vmscan_wakeup_flusher reason=). */
+/*
+ * Why reclaim woke the flushers (mm_vmscan_wakeup_flusher reason=):
+ * X(enum suffix, name, meaning).
+ */
+#define VMSA_FLUSH_REASONS(X)                                                        \
+	X(ALL_DIRTY, "all_dirty", "every folio of a batch was dirty (upstream)")     \
+	X(FORWARD, "flush_forward", "vm.reclaim_flush_forward")
+
 enum vmsa_flush_reason {
-	VMSA_FLUSH_ALL_DIRTY,	/* every folio of a batch dirty (upstream) */
-	VMSA_FLUSH_FORWARD,	/* vm.reclaim_flush_forward */
+#define VMSA_FLUSH_ENUM(e, name, meaning) VMSA_FLUSH_##e,
+	VMSA_FLUSH_REASONS(VMSA_FLUSH_ENUM)
+#undef VMSA_FLUSH_ENUM
 	VMSA_FLUSH__COUNT
 };
 

@@ -339,10 +339,9 @@ static const struct symbol reclaim_flags[] = {
 	SYM("SYNC", WB_SYNC), SYM("ASYNC", WB_ASYNC), SYM("NONE", 0), {NULL, 0, 0},
 };
 static const struct symbol throttle_flags[] = {
-	SYM("WRITEBACK", 1u << VMSA_THROTTLE_WRITEBACK),
-	SYM("ISOLATED", 1u << VMSA_THROTTLE_ISOLATED),
-	SYM("NOPROGRESS", 1u << VMSA_THROTTLE_NOPROGRESS),
-	SYM("CONGESTED", 1u << VMSA_THROTTLE_CONGESTED),
+#define THROTTLE_SYM(e, kname, name, meaning) SYM(kname, 1u << VMSA_THROTTLE_##e),
+	VMSA_THROTTLE_REASONS(THROTTLE_SYM)
+#undef THROTTLE_SYM
 	SYM("NONE", 0), {NULL, 0, 0},
 };
 /* enum lru_list, in its order */
@@ -358,7 +357,9 @@ static const struct symbol wb_reasons[] = {
 	SYM("try_to_free_pages", VMSA_WB_VMSCAN), {NULL, 0, 0},
 };
 static const struct symbol flush_reasons[] = {
-	SYM("all_dirty", VMSA_FLUSH_ALL_DIRTY), SYM("flush_forward", VMSA_FLUSH_FORWARD),
+#define FLUSH_SYM(e, name, meaning) SYM(name, VMSA_FLUSH_##e),
+	VMSA_FLUSH_REASONS(FLUSH_SYM)
+#undef FLUSH_SYM
 	{NULL, 0, 0},
 };
 

@@ -54,9 +54,16 @@ static const char *const page_types[] = {"file", "anon", "unknown", NULL};
 static const char *const page_type_keys[] = {"_file", "_anon", "_unsplit", NULL};
 static const char *const write_types[] = {"file", "anon", NULL};
 static const char *const io_modes[] = {"async", "sync", NULL};
-static const char *const throttle_reasons[] = {"writeback", "isolated", "noprogress",
-					       "congested", NULL};
-static const char *const flush_reasons[] = {"all_dirty", "flush_forward", NULL};
+static const char *const throttle_reasons[] = {
+#define THROTTLE_NAME(e, kname, name, meaning) name,
+	VMSA_THROTTLE_REASONS(THROTTLE_NAME)
+#undef THROTTLE_NAME
+	NULL};
+static const char *const flush_reasons[] = {
+#define FLUSH_NAME(e, name, meaning) name,
+	VMSA_FLUSH_REASONS(FLUSH_NAME)
+#undef FLUSH_NAME
+	NULL};
 static const char *const wb_reasons[] = {
 #define WB_NAME(e, name) name,
 	VMSA_WB_REASONS(WB_NAME)
