@@ -412,16 +412,20 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			if (r->is_kswapd != row_lists[pass].kswapd)
 				continue;
 			if (direct) {
-				w.n = 0;
+				/* rows are written a megabyte at a time: a write a
+				 * row costs more than the row where they are many */
 				if (!first)
-					fputc(',', f);
+					vmsa_jw_put(&w, ",", 1);
 				first = false;
 				vmsa_jw_row(&w, sum, r);
 				if (w.oom) {
 					vmsa_jw_release(&w);
 					return VMSA_E_NOMEM;
 				}
-				fwrite(w.p, 1, w.n, f);
+				if (w.n >= (1u << 20)) {
+					fwrite(w.p, 1, w.n, f);
+					w.n = 0;
+				}
 				continue;
 			}
 			jo *o = r->is_kswapd ? kswapd_obj(sum, r) : process_obj(sum, r);
@@ -436,6 +440,9 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			first = false;
 			json_object_put(o);
 		}
+		if (w.n) /* (the rows not written yet) */
+			fwrite(w.p, 1, w.n, f);
+		w.n = 0;
 	}
 	vmsa_jw_release(&w);
 	fputs("]}\n", f);

@@ -326,6 +326,11 @@ static void ctx_members(struct vmsa_jw *w, bool *firstp, const struct vmsa_count
 	*firstp = first;
 }
 
+void vmsa_jw_put(struct vmsa_jw *w, const char *s, size_t n)
+{
+	emit(w, s, n);
+}
+
 void vmsa_jw_release(struct vmsa_jw *w)
 {
 	free(w->p);

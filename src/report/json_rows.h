@@ -25,6 +25,8 @@ struct vmsa_jw {
 
 /* Frees what w holds (its text and the blank objects) */
 void vmsa_jw_release(struct vmsa_jw *w);
+/* Appends the n bytes at s */
+void vmsa_jw_put(struct vmsa_jw *w, const char *s, size_t n);
 
 /* Appends row r of sum as json-c writes it without indenting (process_obj()
  * or kswapd_obj() of json.c, written by json_object_to_json_string_ext()). */
