@@ -491,12 +491,15 @@ static inline const struct vmsa_counters *vmsa_row_ctx(const struct vmsa_task_ro
 	return r->ctx[c] ? r->ctx[c] : &none;
 }
 
+/* r's counters of context c made (zeroed); NULL: out of memory */
+struct vmsa_counters *vmsa_row_ctx_make(struct vmsa_task_row *r, int c)
+	__attribute__((cold, noinline));
+
 /* The same, to be changed: made when first needed; NULL: out of memory */
 static inline struct vmsa_counters *vmsa_row_ctx_mut(struct vmsa_task_row *r, int c)
 {
-	if (!r->ctx[c])
-		r->ctx[c] = calloc(1, sizeof(*r->ctx[c]));
-	return r->ctx[c];
+	struct vmsa_counters *x = r->ctx[c];
+	return __builtin_expect(x != NULL, 1) ? x : vmsa_row_ctx_make(r, c);
 }
 
 /* Per-order counts (VMSA_ROW_ORDERS): zeros when none was counted */

@@ -522,6 +522,11 @@ int vmsa_row_counters_add(struct vmsa_task_row *d, const struct vmsa_task_row *s
 	return 0;
 }
 
+struct vmsa_counters *vmsa_row_ctx_make(struct vmsa_task_row *r, int c)
+{
+	return r->ctx[c] = calloc(1, sizeof(*r->ctx[c]));
+}
+
 void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp)
 {
 	memset(r, 0, sizeof(*r));
