@@ -288,24 +288,35 @@ static void row_free(struct vmsa_task_row *r)
 	free(r);
 }
 
-/* d's contexts and per-order counts (none made yet) as s's */
-static int copy_counts(struct vmsa_task_row *d, const struct vmsa_task_row *s)
+/* Adds n 64-bit counters: every member of the counter sets is one. */
+static void add_u64s(void *restrict d, const void *restrict s, size_t bytes)
+{
+	uint64_t *restrict dp = d;
+	const uint64_t *restrict sp = s;
+	for (size_t i = 0; i < bytes / sizeof(uint64_t); i++)
+		dp[i] += sp[i];
+}
+
+/* Adds s's contexts' and per-order counts to d's (made where d has none) */
+static int add_made(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
 	for (int c = 0; c < VMSA_CTX__COUNT; c++)
 		if (s->ctx[c]) {
-			if (!(d->ctx[c] = malloc(sizeof(*d->ctx[c]))))
+			struct vmsa_counters *dc = vmsa_row_ctx_mut(d, c);
+			if (!dc)
 				return VMSA_E_NOMEM;
-			*d->ctx[c] = *s->ctx[c];
+			vmsa_counters_add(dc, s->ctx[c]);
 		}
-#define COPY_ORDERS(member, n)                                                        \
-	for (int i = 0; i < (n); i++)                                                 \
-		if (s->member[i]) {                                                   \
-			if (!(d->member[i] = malloc(VMSA_MAX_ORDER * sizeof(uint64_t)))) \
-				return VMSA_E_NOMEM;                                  \
-			memcpy(d->member[i], s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
+#define ADD_ORDERS(member, n)                                                   \
+	for (int i = 0; i < (n); i++)                                           \
+		if (s->member[i]) {                                             \
+			uint64_t *o = vmsa_orders_mut(&d->member[i]);           \
+			if (!o)                                                 \
+				return VMSA_E_NOMEM;                            \
+			add_u64s(o, s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
 		}
-	VMSA_ROW_ORDERS(COPY_ORDERS)
-#undef COPY_ORDERS
+	VMSA_ROW_ORDERS(ADD_ORDERS)
+#undef ADD_ORDERS
 	return 0;
 }
 
@@ -325,7 +336,7 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	vmsa_hist_init(&d->awake, VMSA_HIST_COARSE);
 	d->lat = NULL;
 	d->nlat = d->lat_cap = 0;
-	if (copy_counts(d, s) || vmsa_hist_merge(&d->stall, &s->stall) ||
+	if (add_made(d, s) || vmsa_hist_merge(&d->stall, &s->stall) ||
 	    vmsa_hist_merge(&d->awake, &s->awake))
 		return VMSA_E_NOMEM;
 	if (s->nlat) {
@@ -482,15 +493,6 @@ static int rows_room(struct vmsa_stats *st)
 	return 0;
 }
 
-/* Adds n 64-bit counters: every member of the counter sets is one. */
-static void add_u64s(void *restrict d, const void *restrict s, size_t bytes)
-{
-	uint64_t *restrict dp = d;
-	const uint64_t *restrict sp = s;
-	for (size_t i = 0; i < bytes / sizeof(uint64_t); i++)
-		dp[i] += sp[i];
-}
-
 void vmsa_counters_add(struct vmsa_counters *d, const struct vmsa_counters *s)
 {
 	_Static_assert(sizeof(struct vmsa_counters) % sizeof(uint64_t) == 0, "counters");
@@ -499,23 +501,8 @@ void vmsa_counters_add(struct vmsa_counters *d, const struct vmsa_counters *s)
 
 int vmsa_row_counters_add(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
-	for (int c = 0; c < VMSA_CTX__COUNT; c++)
-		if (s->ctx[c]) {
-			struct vmsa_counters *dc = vmsa_row_ctx_mut(d, c);
-			if (!dc)
-				return VMSA_E_NOMEM;
-			vmsa_counters_add(dc, s->ctx[c]);
-		}
-#define ADD_ORDERS(member, n)                                                   \
-	for (int i = 0; i < (n); i++)                                           \
-		if (s->member[i]) {                                             \
-			uint64_t *o = vmsa_orders_mut(&d->member[i]);           \
-			if (!o)                                                 \
-				return VMSA_E_NOMEM;                            \
-			add_u64s(o, s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
-		}
-	VMSA_ROW_ORDERS(ADD_ORDERS)
-#undef ADD_ORDERS
+	if (add_made(d, s))
+		return VMSA_E_NOMEM;
 #define ADD_ROW_COUNTER(member, dims) add_u64s(&d->member, &s->member, sizeof(d->member));
 	VMSA_ROW_COUNTERS(ADD_ROW_COUNTER)
 #undef ADD_ROW_COUNTER
@@ -903,13 +890,30 @@ static enum vmsa_ctx current_ctx(const struct task_state *t)
 	return t->is_kswapd ? VMSA_CTX_KSWAPD : VMSA_CTX_NONE;
 }
 
+/*
+ * The counter of the event's order in the per-order counts *by (made when
+ * first needed) to *n; NULL for an event that says no order (-1).
+ * 0 or VMSA_E_NOMEM.
+ */
+static int order_counter(uint64_t **by, const struct vmsa_event *ev, uint64_t **n)
+{
+	*n = NULL;
+	if (ev->order < 0)
+		return 0;
+	uint64_t *o = vmsa_orders_mut(by);
+	if (!o)
+		return VMSA_E_NOMEM;
+	*n = &o[ev->order];
+	return 0;
+}
+
 static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 		    const struct vmsa_event *ev)
 {
 	struct vmsa_task_row *r = t->row;
 	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
-	uint64_t *by_order = ev->order >= 0 ? vmsa_orders_mut(&r->begins_by_order[ev->ctx]) : NULL;
-	if (!c || (ev->order >= 0 && !by_order))
+	uint64_t *by_order;
+	if (!c || order_counter(&r->begins_by_order[ev->ctx], ev, &by_order))
 		return VMSA_E_NOMEM;
 	for (int i = 0; i < t->nwin; i++)
 		if (t->win[i].ctx == ev->ctx) {
@@ -924,8 +928,8 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].priority = -1;
 	t->nwin++;
 	c->windows++;
-	if (ev->order >= 0) /* (-1: a begin that does not say) */
-		by_order[ev->order]++;
+	if (by_order)
+		(*by_order)++;
 	return 0;
 }
 
@@ -962,10 +966,9 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 	t->is_kswapd = r->is_kswapd = true;
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
-	uint64_t *by_order = NULL;
-	if (ev->order >= 0 &&
-	    !(by_order = vmsa_orders_mut(t->awake ? &r->kswapd_rewake_by_order[0]
-						   : &r->kswapd_wake_by_order[0])))
+	uint64_t *by_order;
+	if (order_counter(t->awake ? &r->kswapd_rewake_by_order[0] : &r->kswapd_wake_by_order[0],
+			  ev, &by_order))
 		return VMSA_E_NOMEM;
 	if (!t->awake) {
 		struct vmsa_counters *c = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
@@ -979,7 +982,7 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 		r->kswapd_rewakeups++;
 	}
 	if (by_order)
-		by_order[ev->order]++;
+		(*by_order)++;
 	t->kswapd_order = ev->order;
 	return 0;
 }
@@ -1075,12 +1078,12 @@ static inline struct vmsa_counters *ctx_counters(struct task_state *t)
 static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			    const struct vmsa_event *ev)
 {
-	uint64_t *by_order = NULL;
-	if (ev->order >= 0 && !(by_order = vmsa_orders_mut(&t->row->wakeup_by_order[0])))
+	uint64_t *by_order;
+	if (order_counter(&t->row->wakeup_by_order[0], ev, &by_order))
 		return VMSA_E_NOMEM;
 	t->row->wakeup_kswapd++;
 	if (by_order)
-		by_order[ev->order]++;
+		(*by_order)++;
 	return 0;
 }
 
