@@ -336,7 +336,7 @@ void vmsa_jw_release(struct vmsa_jw *w)
 	free(w->p);
 	for (int i = 0; i < VMSA_JW_BLANKS; i++)
 		for (int k = 0; k < 16; k++)
-			free(w->blank[i][k]);
+			free(w->blank[i][k].text);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -347,49 +347,41 @@ static bool all_zero(const void *p, size_t n)
 }
 
 /*
- * A blank context's object of a kind (0, 1: without, with its window
- * counters; 2: with them and its per-order counts) as written before for
- * the same vmsa_known: true if it was, and is now in w.  Else false, and
- * *slot is where to keep it once written from w->n on.
+ * Where a blank context's object of a kind (0, 1: without, with its window
+ * counters; 2: with them and its per-order counts) is kept for kn.
  */
-static bool put_blank(struct vmsa_jw *w, unsigned kind, struct vmsa_known kn, size_t *slot)
+static struct vmsa_jw_blank *blank_of(struct vmsa_jw *w, unsigned kind, struct vmsa_known kn)
 {
-	unsigned k = (unsigned)kn.sync | (unsigned)kn.scanned << 1 | (unsigned)kn.reclaimed << 2 |
-		     (unsigned)kn.end_reclaimed << 3;
-	*slot = (size_t)kind * 16 + k;
-	const char *b = w->blank[kind][k];
-	if (!b)
-		return false;
-	emit(w, b, w->blank_len[kind][k]);
-	return true;
+	return &w->blank[kind][(unsigned)kn.sync | (unsigned)kn.scanned << 1 |
+			       (unsigned)kn.reclaimed << 2 | (unsigned)kn.end_reclaimed << 3];
 }
 
-/* Keeps the text from `from` on as blank object slot (none kept when out of memory) */
-static void keep_blank(struct vmsa_jw *w, size_t slot, size_t from)
+/* Keeps what w holds from `from` on in b (nothing kept when out of memory) */
+static void keep_blank(struct vmsa_jw *w, struct vmsa_jw_blank *b, size_t from)
 {
-	if (w->oom)
+	if (w->oom || !(b->text = malloc(w->n - from)))
 		return;
-	char *b = malloc(w->n - from);
-	if (!b)
-		return;
-	memcpy(b, w->p + from, w->n - from);
-	w->blank[slot / 16][slot % 16] = b;
-	w->blank_len[slot / 16][slot % 16] = w->n - from;
+	memcpy(b->text, w->p + from, w->n - from);
+	b->len = w->n - from;
 }
 
 static void write_ctx(struct vmsa_jw *w, const struct vmsa_counters *c, struct vmsa_known kn,
 		      bool windowed)
 {
-	size_t slot = 0, from = w->n;
-	bool blank = all_zero(c, sizeof(*c));
-	if (blank && put_blank(w, windowed, kn, &slot))
+	struct vmsa_jw_blank *b = 0; /* (NULL is a JSON null in this file) */
+	if (all_zero(c, sizeof(*c)))
+		b = blank_of(w, windowed, kn);
+	if (b && b->text) {
+		emit(w, b->text, b->len);
 		return;
+	}
+	size_t from = w->n;
 	bool first = true;
 	EMIT(w, "{");
 	ctx_members(w, &first, c, kn, windowed);
 	EMIT(w, "}");
-	if (blank)
-		keep_blank(w, slot, from);
+	if (b)
+		keep_blank(w, b, from);
 }
 
 static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, enum vmsa_ctx x,
@@ -399,17 +391,21 @@ static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, en
 	 * per-order counts are "{}") */
 	const struct vmsa_counters *c = vmsa_row_ctx(r, x);
 	const uint64_t *o = vmsa_orders(r->begins_by_order[x]);
-	size_t slot = 0, from = w->n;
-	bool blank = all_zero(c, sizeof(*c)) && all_zero(o, VMSA_MAX_ORDER * sizeof(*o));
-	if (blank && put_blank(w, 2, kn, &slot))
+	struct vmsa_jw_blank *b = 0;
+	if (all_zero(c, sizeof(*c)) && all_zero(o, VMSA_MAX_ORDER * sizeof(*o)))
+		b = blank_of(w, 2, kn);
+	if (b && b->text) {
+		emit(w, b->text, b->len);
 		return;
+	}
+	size_t from = w->n;
 	bool first = true;
 	EMIT(w, "{");
 	ctx_members(w, &first, c, kn, true);
 	VMSA_CTX_ORDER_FIELDS(WPUT)
 	EMIT(w, "}");
-	if (blank)
-		keep_blank(w, slot, from);
+	if (b)
+		keep_blank(w, b, from);
 }
 
 static void write_kswapd_reclaim(struct vmsa_jw *w, const struct vmsa_task_row *r,

@@ -19,8 +19,10 @@ struct vmsa_jw {
 	/* the text of a context object whose counters (and per-order counts)
 	 * are all zero, as written for a vmsa_known: most tasks reclaim in one
 	 * context of five */
-	char *blank[VMSA_JW_BLANKS][16];
-	size_t blank_len[VMSA_JW_BLANKS][16];
+	struct vmsa_jw_blank {
+		char *text; /* NULL: not written yet */
+		size_t len;
+	} blank[VMSA_JW_BLANKS][16];
 };
 
 /* Frees what w holds (its text and the blank objects) */
