@@ -64,9 +64,11 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src);
 
 /* ---- the streaming source (source.c) ---- */
-/* Decode in batches of about this many bytes (tests make them small). */
+/* Decode in ranges of this many bytes, a batch each (tests make them small;
+ * at most 1 MiB; default 256 KiB). */
 void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes);
-/* The decoding threads the source started (0: it reads in the caller's). */
+/* The threads that decode: those the source started and the caller's (0:
+ * the caller's alone, reading serially). */
 int vmsa_source_workers(const struct vmsa_source *s);
 
 /* ---- live's hold-back (live.c) ---- */

@@ -3,10 +3,16 @@
  * The streaming source: text lines (or trace.dat records) in, events out.
  *
  * Text is read through one sliding buffer that also bounds the line length.
- * A regular file may be decoded by worker threads: the buffer is cut after
- * its last newline into batches of whole lines, in file order; each worker
- * decodes a batch with its own line decoder, and vmsa_source_next() hands
- * the batches' events, rejects and counts on in the same order.  The caller
+ * A regular file may be decoded by several threads: it is cut into ranges
+ * of batch_bytes, handed out in file order; a decoder reads its range with
+ * pread() (outside any lock, into a batch of its own, small enough to stay
+ * in the cache while it is decoded) and decodes the lines that start in it,
+ * the last one read on to its end, with its own line decoder; lines are
+ * bounded as the serial reader's buffer bounds them.  vmsa_source_next()
+ * hands the batches' events, rejects and counts on in file order, and
+ * decodes a range itself while the batch it wants is not ready (so N
+ * decoders are N - 1 threads and the caller's, and nobody waits while
+ * there is work).  The caller
  * therefore sees exactly the sequence the serial reader produces
  * (tests/unit/test_source.c compares the two on every fixture).
  *
@@ -38,6 +44,9 @@
 #define MAX_WORKERS 16
 #define WAIT_MS 100		/* the longest vmsa_source_next() waits for a batch */
 #define SWITCHED 1		/* internal: the input turned out to be a trace.dat */
+#define PAR_BATCH (256u << 10)	/* a worker's range: its text and events stay in L2 */
+#define TAIL_READ (4u << 10)	/* read past a range with it, for its last line */
+#define NO_LONG SIZE_MAX
 
 /* A reject recorded by a worker, reported by the consumer in line order. */
 struct reject_rec {
@@ -52,8 +61,12 @@ enum batch_state { B_FREE, B_FILLING, B_READY, B_CONSUMING };
 struct batch {
 	enum batch_state state;
 	uint64_t seq;
-	char *text;	/* BUF_CAP bytes, traded with the reader's buffer */
+	uint64_t at;	/* its range: the lines that start in [at, at + batch_bytes) */
+	char *text;	/* the bytes read, from at - 1 (at 0: from 0) */
+	size_t cap;
 	size_t off, len; /* the lines: text + off, len bytes */
+	size_t long_at;	/* NO_LONG, or where its last line starts, too long to keep */
+	uint64_t parsed; /* the lines the decoder saw */
 	struct vmsa_event *ev;
 	size_t nev, evcap, next_ev;
 	struct reject_rec *rej;
@@ -67,20 +80,21 @@ struct batch {
 };
 
 struct pool {
-	pthread_mutex_t lock;	/* batches' states, stop */
-	pthread_cond_t changed; /* a batch became free or ready */
-	pthread_mutex_t reader; /* the sliding buffer, in file order */
+	pthread_mutex_t lock;	/* batches' states, the ranges handed out, stop */
+	pthread_cond_t freed;	/* a batch became free (workers wait) */
+	pthread_cond_t ready;	/* the batch the consumer wants is ready */
 	pthread_t thread[MAX_WORKERS];
 	int nthreads;
+	int ndec, next_id;	/* decoders (the workers and the consumer, 0); ids given */
 	bool stop;
 	struct batch *b;
 	int nb;
-	uint64_t next_seq;	/* the reader's */
-	bool reader_eof;	/* the reader's: the last batch was read */
+	uint64_t next_seq, next_at; /* the next range to hand out */
 	uint64_t want_seq;	/* the consumer's */
 	bool after_head;	/* the consumer's: the last batch ended after an event or head */
 	bool reader_done;	/* under lock: workers may stop */
 	struct batch *cur;	/* being consumed */
+	struct vmsa_text_parser *parser; /* the consumer's, for the batches it decodes */
 };
 
 struct vmsa_source {
@@ -128,7 +142,7 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
 	s->fd = fd;
 	s->poll_ms = -1;
 	s->threads = 1;
-	s->batch_bytes = BUF_CAP;
+	s->batch_bytes = PAR_BATCH;
 	s->first_chunk = true;
 	s->format = "text";
 	s->memfd = -1;
@@ -569,9 +583,11 @@ static int next_unwrap(struct vmsa_source *s, struct vmsa_event *ev)
 static void batch_reset(struct batch *b)
 {
 	b->off = b->len = b->nev = b->nrej = b->next_ev = b->next_rej = 0;
-	b->lines = 0;
+	b->lines = b->parsed = 0;
+	b->long_at = NO_LONG;
 	memset(&b->counts, 0, sizeof(b->counts));
 	memset(&b->traits, 0, sizeof(b->traits));
+	b->first_goes_on = b->ends_after_head = false;
 	b->last = false;
 	b->err = b->err_errno = 0;
 }
@@ -586,73 +602,99 @@ static int add_reject(struct batch *b, uint64_t line, enum vmsa_reject_reason r,
 	return 0;
 }
 
-/*
- * Under the reader lock: the next piece of the input into b, whole lines
- * ending after a newline (at the end of the input, whatever is left), in
- * input order.
- */
-static void read_batch(struct vmsa_source *s, struct pool *pl, struct batch *b)
+/* n bytes at offset at into p, or fewer at the end of the file; -1: error */
+static ssize_t pread_full(int fd, char *p, size_t n, uint64_t at)
 {
-	batch_reset(b);
-	b->seq = pl->next_seq++;
-	for (;;) {
-		char *p = s->buf + s->start;
-		size_t n = s->end - s->start;
-		if (s->discarding) {
-			char *nl = n ? memchr(p, '\n', n) : NULL;
-			s->start = nl ? (size_t)(nl + 1 - s->buf) : s->end;
-			if (nl) {
-				s->discarding = false;
-				continue;
-			}
-		} else {
-			size_t take = 0;
-			if (s->eof) {
-				take = n;
-			} else if (n >= s->batch_bytes) {
-				char *last = memrchr(p, '\n', n);
-				take = last ? (size_t)(last + 1 - p) : 0;
-			}
-			if (take) {
-				/* the batch takes the buffer; the reader goes on in the
-				 * batch's old one, with what follows (part of a line) */
-				char *spare = b->text;
-				size_t rest = n - take;
-				b->text = s->buf;
-				b->off = s->start;
-				b->len = take;
-				memcpy(spare, p + take, rest);
-				s->buf = spare;
-				s->start = 0;
-				s->end = rest;
-				return;
-			}
-		}
-		if (s->eof) {
-			b->last = true; /* nothing left */
-			return;
-		}
-		bool too_long;
-		int r = fill(s, &b->counts, &too_long);
-		if (too_long) {
-			/* a batch of its own: the line, rejected with its first bytes */
-			if (add_reject(b, 0, VMSA_REJECT_LINE_TOO_LONG, 0, 256)) {
-				b->err = VMSA_E_NOMEM;
-				b->last = true;
-				return;
-			}
-			memcpy(b->text, s->buf, 256);
-			b->lines = 1;
-			reject_too_long(&b->counts);
-			return;
-		}
-		if (r && r != VMSA_E_AGAIN) {
-			b->err = r;
-			b->err_errno = errno;
-			b->last = true;
-			return;
-		}
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, p + got, n - got, (off_t)(at + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
 	}
+	return (ssize_t)got;
+}
+
+/* more bytes of the file after the got read into b->text; *eof at its end */
+static int read_more(struct vmsa_source *s, struct batch *b, uint64_t from, size_t *got,
+		     size_t want, bool *eof)
+{
+	if (vmsa_grow((void **)&b->text, &b->cap, *got + want, 1, 1))
+		return VMSA_E_NOMEM;
+	ssize_t n = pread_full(s->fd, b->text + *got, want, from + *got);
+	if (n < 0)
+		return VMSA_E_IO;
+	*got += (size_t)n;
+	*eof = (size_t)n < want;
+	return 0;
+}
+
+/*
+ * Outside any lock: the lines that start in b's range, the last read on to
+ * its newline (to the end of the file without one), as the serial reader
+ * takes them: a line of BUF_CAP bytes or more without its newline is too
+ * long (b->long_at; the lines before it are the batch's).
+ */
+static void read_range(struct vmsa_source *s, struct batch *b)
+{
+	uint64_t from = b->at ? b->at - 1 : 0; /* (the byte before: does a line start at at?) */
+	size_t lead = (size_t)(b->at - from), got = 0;
+	bool eof;
+	/* (tiny ranges, as in tests, read their last line's end only if one starts) */
+	int err = read_more(s, b, from, &got,
+			    lead + s->batch_bytes + (s->batch_bytes >= TAIL_READ ? TAIL_READ : 0), &eof);
+	if (err)
+		goto fail;
+	size_t range_end = lead + s->batch_bytes < got ? lead + s->batch_bytes : got;
+	b->counts.bytes_read = range_end > lead ? range_end - lead : 0;
+	size_t first = lead;
+	if (lead) {
+		const char *nl = range_end ? memchr(b->text, '\n', range_end) : NULL;
+		first = nl ? (size_t)(nl + 1 - b->text) : range_end;
+	}
+	if (first >= range_end) {
+		/* no line starts in the range (inside a long line, or after the end) */
+		b->last = eof && got <= lead + s->batch_bytes;
+		return;
+	}
+	/* the end of the last line that starts in the range (at ls) */
+	const char *lp = memrchr(b->text + first, '\n', range_end - 1 - first);
+	size_t ls = lp ? (size_t)(lp + 1 - b->text) : first, scan = range_end - 1, end;
+	for (;;) {
+		size_t lim = got - ls < BUF_CAP ? got : ls + BUF_CAP;
+		const char *nl = memchr(b->text + scan, '\n', lim - scan);
+		if (nl) {
+			end = (size_t)(nl + 1 - b->text);
+			break;
+		}
+		if (lim - ls >= BUF_CAP) {
+			b->long_at = end = ls;
+			break;
+		}
+		if (eof) {
+			end = got;
+			break;
+		}
+		size_t want = got - ls < BUF_CAP - (got - ls) ? got - ls : BUF_CAP - (got - ls);
+		scan = got;
+		err = read_more(s, b, from, &got, want > TAIL_READ ? want : TAIL_READ, &eof);
+		if (err)
+			goto fail;
+	}
+	b->off = first;
+	b->len = end - first;
+	b->last = eof && end == got && b->long_at == NO_LONG; /* (else a later range ends it) */
+	if (b->last) /* the ranges after it are not read: their bytes are its */
+		b->counts.bytes_read = got - lead;
+	return;
+fail:
+	b->err = err;
+	b->err_errno = errno;
+	b->last = true;
 }
 
 /* Outside any lock: the lines of b through the worker's own decoder. */
@@ -691,61 +733,82 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 		s += len + 1;
 	}
 	b->traits = *t;
+	b->parsed = b->lines;
 	vmsa_text_wrap_end(p, b->counts.lines_read, &b->first_goes_on, &b->ends_after_head);
+	if (b->long_at != NO_LONG) {
+		/* the line too long, after the others: rejected with its first
+		 * bytes; the decoder never saw it (as the serial reader's) */
+		if (add_reject(b, b->lines, VMSA_REJECT_LINE_TOO_LONG, b->long_at, 256)) {
+			b->err = VMSA_E_NOMEM;
+			b->last = true;
+			return;
+		}
+		b->lines++;
+		reject_too_long(&b->counts);
+	}
 }
 
-struct worker_arg {
-	struct vmsa_source *s;
-	struct vmsa_text_parser *parser;
-};
+/*
+ * Under the lock: a free batch of decoder id's, given the next range, or
+ * NULL.  Each decoder has batches of its own (i % ndec == id): their text
+ * and events are written by one thread only and read by the consumer, so
+ * their cache lines go between two cores, not among all of them.
+ */
+static struct batch *claim(struct vmsa_source *s, struct pool *pl, int id)
+{
+	if (pl->stop || pl->reader_done)
+		return NULL;
+	for (int i = id; i < pl->nb; i += pl->ndec) {
+		struct batch *b = &pl->b[i];
+		if (b->state == B_FREE) {
+			b->state = B_FILLING;
+			batch_reset(b);
+			b->seq = pl->next_seq++;
+			b->at = pl->next_at;
+			pl->next_at += s->batch_bytes;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+/* Outside the lock: b's range read and decoded; then ready, under it */
+static void fill_batch(struct vmsa_source *s, struct pool *pl, struct batch *b,
+		       struct vmsa_text_parser *parser)
+{
+	read_range(s, b);
+	if (!b->err)
+		decode_batch(parser, b);
+	pthread_mutex_lock(&pl->lock);
+	b->state = B_READY;
+	if (b->last) {
+		pl->reader_done = true;
+		pthread_cond_broadcast(&pl->freed); /* (the workers stop) */
+	}
+	/* a wake-up only for what is waited for: each costs a system call */
+	if (b->last || b->seq == pl->want_seq)
+		pthread_cond_signal(&pl->ready);
+}
 
 static void *worker(void *arg)
 {
-	struct vmsa_source *s = ((struct worker_arg *)arg)->s;
-	struct vmsa_text_parser *parser = ((struct worker_arg *)arg)->parser;
-	free(arg);
+	struct vmsa_source *s = arg;
 	struct pool *pl = s->pool;
+	struct vmsa_text_parser *parser = NULL;
+	if (vmsa_text_parser_new(&parser))
+		return NULL; /* (the consumer and any other worker do its share) */
+	pthread_mutex_lock(&pl->lock);
+	int id = ++pl->next_id;
 	for (;;) {
-		pthread_mutex_lock(&pl->lock);
-		struct batch *b = NULL;
-		while (!pl->stop && !pl->reader_done) {
-			for (int i = 0; i < pl->nb && !b; i++)
-				if (pl->b[i].state == B_FREE)
-					b = &pl->b[i];
-			if (b)
-				break;
-			pthread_cond_wait(&pl->changed, &pl->lock);
-		}
-		if (!b) {
-			pthread_mutex_unlock(&pl->lock);
+		struct batch *b;
+		while (!(b = claim(s, pl, id)) && !pl->stop && !pl->reader_done)
+			pthread_cond_wait(&pl->freed, &pl->lock);
+		if (!b)
 			break;
-		}
-		b->state = B_FILLING;
 		pthread_mutex_unlock(&pl->lock);
-
-		pthread_mutex_lock(&pl->reader);
-		bool done = pl->reader_eof;
-		if (!done) {
-			read_batch(s, pl, b);
-			pl->reader_eof = b->last;
-		}
-		pthread_mutex_unlock(&pl->reader);
-		if (done) {
-			pthread_mutex_lock(&pl->lock);
-			b->state = B_FREE;
-			pl->reader_done = true;
-			pthread_cond_broadcast(&pl->changed);
-			pthread_mutex_unlock(&pl->lock);
-			break;
-		}
-		decode_batch(parser, b);
-		pthread_mutex_lock(&pl->lock);
-		b->state = B_READY;
-		if (b->last)
-			pl->reader_done = true;
-		pthread_cond_broadcast(&pl->changed);
-		pthread_mutex_unlock(&pl->lock);
+		fill_batch(s, pl, b, parser); /* (returns under the lock) */
 	}
+	pthread_mutex_unlock(&pl->lock);
 	vmsa_text_parser_free(parser);
 	return NULL;
 }
@@ -757,7 +820,7 @@ static void pool_free(struct vmsa_source *s)
 		return;
 	pthread_mutex_lock(&pl->lock);
 	pl->stop = true;
-	pthread_cond_broadcast(&pl->changed);
+	pthread_cond_broadcast(&pl->freed);
 	pthread_mutex_unlock(&pl->lock);
 	for (int i = 0; i < pl->nthreads; i++)
 		pthread_join(pl->thread[i], NULL);
@@ -768,8 +831,9 @@ static void pool_free(struct vmsa_source *s)
 	}
 	free(pl->b);
 	pthread_mutex_destroy(&pl->lock);
-	pthread_mutex_destroy(&pl->reader);
-	pthread_cond_destroy(&pl->changed);
+	vmsa_text_parser_free(pl->parser);
+	pthread_cond_destroy(&pl->freed);
+	pthread_cond_destroy(&pl->ready);
 	free(pl);
 	s->pool = NULL;
 }
@@ -788,46 +852,39 @@ static bool pool_start(struct vmsa_source *s)
 	int nworkers = workers_for(s, st.st_size);
 	if (nworkers < 2)
 		return false;
+	/* what the serial reader's first read would refuse, it refuses */
+	char head[64];
+	ssize_t n = pread(s->fd, head, sizeof(head), 0);
+	if (n < 0 || vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_TRACEDAT ||
+	    vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_PERFDATA)
+		return false;
 	struct pool *pl = calloc(1, sizeof(*pl));
 	if (!pl)
 		return false;
-	pl->nb = 2 * nworkers + 2;
+	pl->ndec = nworkers;
+	pl->nb = 3 * nworkers;
 	pl->b = calloc((size_t)pl->nb, sizeof(*pl->b));
-	if (!pl->b) {
+	if (!pl->b || vmsa_text_parser_new(&pl->parser)) {
+		free(pl->b);
 		free(pl);
 		return false;
 	}
-	for (int i = 0; i < pl->nb; i++)
-		if (!(pl->b[i].text = malloc(BUF_CAP))) {
-			for (int j = 0; j < i; j++)
-				free(pl->b[j].text);
-			free(pl->b);
-			free(pl);
-			return false;
-		}
 	pthread_mutex_init(&pl->lock, NULL);
-	pthread_mutex_init(&pl->reader, NULL);
-	pthread_cond_init(&pl->changed, NULL);
+	pthread_cond_init(&pl->freed, NULL);
+	pthread_cond_init(&pl->ready, NULL);
 	s->pool = pl;
-	for (int i = 0; i < nworkers; i++) {
-		struct worker_arg *a = malloc(sizeof(*a));
-		if (!a || vmsa_text_parser_new(&a->parser)) {
-			free(a);
+	/* the consumer decodes too while its next batch is not ready: one
+	 * thread fewer than the decoders asked for */
+	for (int i = 0; i < nworkers - 1; i++) {
+		if (pthread_create(&pl->thread[pl->nthreads], NULL, worker, s) != 0)
 			break;
-		}
-		a->s = s;
-		if (pthread_create(&pl->thread[pl->nthreads], NULL, worker, a) != 0) {
-			vmsa_text_parser_free(a->parser);
-			free(a);
-			break;
-		}
 		pl->nthreads++;
 	}
 	if (pl->nthreads == 0) {
 		pool_free(s);
 		return false;
 	}
-	s->workers = pl->nthreads;
+	s->workers = pl->nthreads + 1;
 	return true;
 }
 
@@ -877,7 +934,7 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			/* the batch is done: its counts join the source's */
 			vmsa_counts_add(&s->counts, &b->counts);
 			vmsa_traits_add_text(s->traits, &b->traits);
-			if (b->counts.lines_read) {
+			if (b->parsed) {
 				/* a broken event whose first line ended the batch before */
 				if (b->first_goes_on && pl->after_head)
 					s->traits->wrapped_events++;
@@ -890,7 +947,7 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			b->state = B_FREE;
 			pl->cur = NULL;
 			pl->want_seq++;
-			pthread_cond_broadcast(&pl->changed);
+			pthread_cond_signal(&pl->freed);
 			pthread_mutex_unlock(&pl->lock);
 			if (err) {
 				errno = err_errno;
@@ -913,7 +970,16 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			for (int i = 0; i < pl->nb && !pl->cur; i++)
 				if (pl->b[i].state == B_READY && pl->b[i].seq == pl->want_seq)
 					pl->cur = &pl->b[i];
-			if (pl->cur || pthread_cond_timedwait(&pl->changed, &pl->lock, &until))
+			if (pl->cur)
+				break;
+			/* not ready: a range of its own meanwhile, if one is free */
+			struct batch *mine = claim(s, pl, 0);
+			if (mine) {
+				pthread_mutex_unlock(&pl->lock);
+				fill_batch(s, pl, mine, pl->parser);
+				continue;
+			}
+			if (pthread_cond_timedwait(&pl->ready, &pl->lock, &until))
 				break;
 		}
 		if (pl->cur)
