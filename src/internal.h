@@ -451,6 +451,12 @@ static inline bool vmsa_same_bytes(const char *a, const char *b, size_t n)
 	return true;
 }
 
+/* mem.c: len bytes (a multiple of VMSA_HUGE_PAGE) of zeros aligned on a huge
+ * page and asked to be on huge pages; NULL: out of memory. */
+#define VMSA_HUGE_PAGE ((size_t)2 << 20)
+void *vmsa_map_huge(size_t len);
+void vmsa_unmap_huge(void *p, size_t len);
+
 /*
  * Makes the array *p (of *cap elements of size bytes) hold at least need,
  * doubling from first: 0 or VMSA_E_NOMEM (then *p is unchanged).

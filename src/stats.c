@@ -14,7 +14,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -139,26 +138,6 @@ struct vmsa_row_block {
  * (one page fault for hundreds of rows instead of one every row or two) */
 #define ROW_BLOCK_FIRST 8
 #define ROW_BLOCK_BIG ((size_t)4 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/* ROW_BLOCK_BIG zeroed bytes aligned on HUGE_PAGE; NULL: out of memory. */
-static void *map_big_block(void)
-{
-	size_t len = ROW_BLOCK_BIG + HUGE_PAGE;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + len > a + ROW_BLOCK_BIG)
-		munmap(a + ROW_BLOCK_BIG, (size_t)(p + len - (a + ROW_BLOCK_BIG)));
-#ifdef MADV_HUGEPAGE
-	madvise(a, ROW_BLOCK_BIG, MADV_HUGEPAGE); /* a hint: without it, small pages */
-#endif
-	return a;
-}
-
 /* Rows by (pid, comm): open addressing, at most half full; where each row is
  * in the table's order (the order rows were made, which merges follow). */
 struct row_table {
@@ -371,7 +350,7 @@ static void block_unref(struct vmsa_row_block *b)
 	for (uint32_t i = 0; i < b->used; i++)
 		row_release(&b->rows[i]);
 	if (b->mapped)
-		munmap(b, b->mapped);
+		vmsa_unmap_huge(b, b->mapped);
 	else
 		free(b);
 }
@@ -410,7 +389,7 @@ static struct vmsa_task_row *new_row(struct vmsa_stats *st)
 		bool big = bytes > ROW_BLOCK_BIG;
 		if (big)
 			cap = (uint32_t)((ROW_BLOCK_BIG - sizeof(*b)) / sizeof(b->rows[0]));
-		struct vmsa_row_block *n = big ? map_big_block() : calloc(1, bytes);
+		struct vmsa_row_block *n = big ? vmsa_map_huge(ROW_BLOCK_BIG) : calloc(1, bytes);
 		if (!n)
 			return NULL;
 		atomic_init(&n->refs, 1);

@@ -64,6 +64,7 @@ struct batch {
 	uint64_t at;	/* its range: the lines that start in [at, at + batch_bytes) */
 	char *text;	/* the bytes read, from at - 1 (at 0: from 0) */
 	size_t cap;
+	bool text_mapped, ev_mapped; /* text, ev: in the pool's mapping (else allocated) */
 	size_t off, len; /* the lines: text + off, len bytes */
 	size_t long_at;	/* NO_LONG, or where its last line starts, too long to keep */
 	uint64_t parsed; /* the lines the decoder saw */
@@ -89,6 +90,8 @@ struct pool {
 	bool stop;
 	struct batch *b;
 	int nb;
+	char *map;	/* the batches' first text and events, on huge pages */
+	size_t map_len;
 	uint64_t next_seq, next_at; /* the next range to hand out */
 	uint64_t want_seq;	/* the consumer's */
 	bool after_head;	/* the consumer's: the last batch ended after an event or head */
@@ -619,11 +622,32 @@ static ssize_t pread_full(int fd, char *p, size_t n, uint64_t at)
 	return (ssize_t)got;
 }
 
+/* vmsa_grow() of an array that may be in the pool's mapping: grown, it
+ * moves out of it to allocated memory */
+static int batch_grow(void **p, size_t *cap, bool *mapped, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	if (!*mapped)
+		return vmsa_grow(p, cap, need, size, 64);
+	size_t n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	void *q = malloc(n * size);
+	if (!q)
+		return VMSA_E_NOMEM;
+	memcpy(q, *p, *cap * size);
+	*p = q;
+	*cap = n;
+	*mapped = false;
+	return 0;
+}
+
 /* more bytes of the file after the got read into b->text; *eof at its end */
 static int read_more(struct vmsa_source *s, struct batch *b, uint64_t from, size_t *got,
 		     size_t want, bool *eof)
 {
-	if (vmsa_grow((void **)&b->text, &b->cap, *got + want, 1, 1))
+	if (batch_grow((void **)&b->text, &b->cap, &b->text_mapped, *got + want, 1))
 		return VMSA_E_NOMEM;
 	ssize_t n = pread_full(s->fd, b->text + *got, want, from + *got);
 	if (n < 0)
@@ -708,7 +732,8 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 		const char *nl = memchr(s, '\n', (size_t)(e - s));
 		size_t len = (size_t)((nl ? nl : e) - s);
 		if (b->nev == b->evcap &&
-		    vmsa_grow((void **)&b->ev, &b->evcap, b->nev + 1024, sizeof(*b->ev), 64)) {
+		    batch_grow((void **)&b->ev, &b->evcap, &b->ev_mapped, b->nev + 1024,
+			       sizeof(*b->ev))) {
 			b->err = VMSA_E_NOMEM;
 			b->last = true;
 			break;
@@ -825,11 +850,14 @@ static void pool_free(struct vmsa_source *s)
 	for (int i = 0; i < pl->nthreads; i++)
 		pthread_join(pl->thread[i], NULL);
 	for (int i = 0; i < pl->nb; i++) {
-		free(pl->b[i].text);
-		free(pl->b[i].ev);
+		if (!pl->b[i].text_mapped)
+			free(pl->b[i].text);
+		if (!pl->b[i].ev_mapped)
+			free(pl->b[i].ev);
 		free(pl->b[i].rej);
 	}
 	free(pl->b);
+	vmsa_unmap_huge(pl->map, pl->map_len);
 	pthread_mutex_destroy(&pl->lock);
 	vmsa_text_parser_free(pl->parser);
 	pthread_cond_destroy(&pl->freed);
@@ -868,6 +896,24 @@ static bool pool_start(struct vmsa_source *s)
 		free(pl->b);
 		free(pl);
 		return false;
+	}
+	/* each batch's text and events (lines of 128 bytes on average) in one
+	 * mapping on huge pages: the batches cost a few page faults, not
+	 * hundreds each */
+	size_t text_cap = s->batch_bytes + 1 + TAIL_READ;
+	size_t evs = s->batch_bytes / 128 + 64;
+	size_t slot = (text_cap + 63) / 64 * 64 + evs * sizeof(struct vmsa_event);
+	size_t len = ((size_t)pl->nb * slot + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE;
+	if ((pl->map = vmsa_map_huge(len))) {
+		pl->map_len = len;
+		for (int i = 0; i < pl->nb; i++) {
+			struct batch *b = &pl->b[i];
+			b->text = pl->map + (size_t)i * slot;
+			b->cap = text_cap;
+			b->ev = (struct vmsa_event *)(void *)(b->text + (text_cap + 63) / 64 * 64);
+			b->evcap = evs;
+			b->text_mapped = b->ev_mapped = true;
+		}
 	}
 	pthread_mutex_init(&pl->lock, NULL);
 	pthread_cond_init(&pl->freed, NULL);
