@@ -125,7 +125,7 @@ static const char usage_text[] =
 	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
 	"                            tasks are counted together as \"(other tasks)\"\n"
 	"      --threads N           decode a text file with N threads (default: the\n"
-	"                            number of CPUs, at most 16, for a file of 512 MiB\n"
+	"                            number of CPUs, at most 16, for a file of 64 MiB\n"
 	"                            or more, else 1; 1: no threads; merged text\n"
 	"                            files share them)\n"
 	"      --unwrap              join events broken over several lines (a trace\n"

@@ -389,7 +389,7 @@ void vmsa_source_set_reject_cb(struct vmsa_source *src, vmsa_reject_cb cb,
 void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
 
 /* the size from which vmsa_source_set_threads(src, 0) uses the CPUs */
-#define VMSA_AUTO_THREADS_BYTES (512ull << 20)
+#define VMSA_AUTO_THREADS_BYTES (64ull << 20)
 
 /**
  * vmsa_source_set_threads() - decode a regular text file with @n threads
@@ -397,7 +397,7 @@ void vmsa_source_set_poll_timeout(struct vmsa_source *src, int ms);
  * online CPUs for a file of VMSA_AUTO_THREADS_BYTES or more, else one).
  * Events, rejects and counts come out in input order, as with one
  * thread.  Ignored for
- * pipes, trace.dat, files under 1 MiB or that report no size (tracefs,
+ * pipes, trace.dat, files under 256 KiB or that report no size (tracefs,
  * /proc) and when a poll timeout is set.  While the workers are
  * behind, vmsa_source_next() returns VMSA_E_AGAIN every 100 ms (so that a
  * caller can look at its signals); call it again.

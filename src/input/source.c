@@ -243,9 +243,11 @@ void vmsa_source_set_threads(struct vmsa_source *s, int n)
 /*
  * The workers for a regular file of @size bytes: the count asked for, or
  * with 0 (auto) the CPUs for a file of VMSA_AUTO_THREADS_BYTES or more and
- * none below.  Cutting the buffer into batches and handing them back in
- * order costs more than it gains on smaller files (bench/run: two threads
- * ran at 0.46x of one at 5 MB and 1.25x at 412 MB of 6.1 text).
+ * none below.  The threads' fixed costs (starting them, each decoder
+ * learning the layouts again) take most of what they gain on smaller
+ * files: two threads ran at 0.99x of one at 5 MB, 1.1x at 20 to 60 MB,
+ * 1.3x at 150 MB and 1.45x to 1.6x at 300 to 700 MB of the real capture
+ * and the generated 6.1 text on the development machine (2 CPUs).
  */
 static int workers_for(const struct vmsa_source *s, off_t size)
 {
