@@ -1,8 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /* vmscan-analyze: the options, then the subcommand that does the work (cmd/). */
+#define _GNU_SOURCE /* sbrk, MADV_HUGEPAGE */
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * The heap on transparent huge pages (what glibc's glibc.malloc.hugetlb=1
+ * tunable does, for this program alone): the heap grows by HEAP_STEP at a
+ * time, is given back only when that much is free, holds allocations up to
+ * 32 MiB (not a mapping each), and its first step is asked to be on huge
+ * pages.  A task's state is a few small allocations, and a trace of many
+ * tasks touched one new 4 KiB page every few tasks: in a virtual machine,
+ * where a page fault costs about 11 us, 65,000 short-lived tasks took 0.36 s
+ * with 15,000 faults and take 0.17 to 0.26 s with 200; a million tasks
+ * 4.7 s and 124,000 faults -> 2.0 s and 33,000.  Untouched pages cost
+ * nothing, but a small run clears a huge page or two: 5 MB of text took
+ * about 0.5 ms (5%) longer.  (The mmap threshold is set as well because
+ * setting the others stops glibc from raising it: every allocation over
+ * 128 KiB would be a mapping of its own, faulted in page by page, each
+ * time.)  Nothing happens
+ * where the heap is not grown by brk (other allocators, sanitizers) or the
+ * system says never to huge pages.  Not for live, which runs for days and
+ * should give memory back.
+ */
+#define HEAP_STEP (256 << 20)
+static void heap_on_huge_pages(void)
+{
+#if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
+	mallopt(M_TOP_PAD, HEAP_STEP);
+	mallopt(M_TRIM_THRESHOLD, 2 * HEAP_STEP);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	/* more than the heap has left: it grows here, by HEAP_STEP more */
+	const size_t want = 16 << 20;
+	char *before = sbrk(0);
+	char *p = malloc(want);
+	char *after = sbrk(0);
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)before + huge - 1) & ~(huge - 1);
+	if (p && before != (char *)-1 && after > before && (uintptr_t)after > lo &&
+	    p + want <= after)
+		madvise((void *)lo, (uintptr_t)after - lo, MADV_HUGEPAGE);
+	free(p);
+#endif
+}
 
 int main(int argc, char **argv)
 {
@@ -36,6 +82,8 @@ int main(int argc, char **argv)
 		}
 	status = cli_validate(&c, sub);
 	if (status == EXIT_OK) {
+		if (sub != SUB_LIVE)
+			heap_on_huge_pages();
 		cli_signals();
 		status = cli_stdout_status(run(&c, argc - first, &argv[first]));
 	}
