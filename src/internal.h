@@ -543,6 +543,9 @@ int vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row 
 /* Frees what r's counters hold (contexts, per-order counts): r counts nothing */
 void vmsa_row_counters_free(struct vmsa_task_row *r);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
+/* sum's rows in the order of their names, then pids (memcmp's order):
+ * 0 or VMSA_E_NOMEM (the order is then unchanged) */
+int vmsa_summary_sort_rows(struct vmsa_summary *sum);
 
 /* ---- interval deltas (stats.c) ----------------------------------- */
 

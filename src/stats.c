@@ -10,7 +10,6 @@
  * (4.8+) only isolations from the inactive lists count as scanned, as
  * shrink_inactive_list() counts pgscan_* in mm/vmscan.c.
  */
-#define _GNU_SOURCE /* qsort_r */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1314,20 +1313,55 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 
 /* ---- the summary snapshot ------------------------------------------- */
 
-static int row_cmp(const void *a, const void *b, void *arg)
+/*
+ * Rows are sorted by name, then pid.  The sort compares keys made in one
+ * pass, not the rows: a name's first 8 bytes as one number (most compares
+ * end there), so that the sort does not follow three pointers to far-apart
+ * memory on every compare (with 65,000 tasks that was a tenth of the run).
+ */
+struct row_key {
+	uint64_t head; /* the name's first 8 bytes, zero-padded, most significant first */
+	const char *name;
+	size_t len;
+	int32_t pid;
+	struct vmsa_task_row *row;
+};
+
+static int key_cmp(const void *a, const void *b)
 {
-	const struct vmsa_summary *sort_ctx = arg;
-	const struct vmsa_task_row *x = *(const struct vmsa_task_row *const *)a;
-	const struct vmsa_task_row *y = *(const struct vmsa_task_row *const *)b;
-	const struct vmsa_comm *cx = sort_ctx->comms.by_id[x->key.comm_id];
-	const struct vmsa_comm *cy = sort_ctx->comms.by_id[y->key.comm_id];
-	size_t n = cx->len < cy->len ? cx->len : cy->len;
-	int c = memcmp(cx->name, cy->name, n);
+	const struct row_key *x = a, *y = b;
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	/* (equal heads: the first min(len, 8) bytes are equal) */
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = n > 8 ? memcmp(x->name + 8, y->name + 8, n - 8) : 0;
 	if (c)
 		return c;
-	if (cx->len != cy->len)
-		return cx->len < cy->len ? -1 : 1;
-	return (x->key.pid > y->key.pid) - (x->key.pid < y->key.pid);
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int vmsa_summary_sort_rows(struct vmsa_summary *sum)
+{
+	if (sum->nrows < 2)
+		return 0;
+	struct row_key *k = malloc(sum->nrows * sizeof(*k));
+	if (!k)
+		return VMSA_E_NOMEM;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_comm *c = sum->comms.by_id[sum->rows[i]->key.comm_id];
+		uint64_t h = 0;
+		for (size_t j = 0; j < 8 && j < c->len; j++)
+			h |= (uint64_t)(unsigned char)c->name[j] << (56 - 8 * j);
+		k[i] = (struct row_key){.head = h, .name = c->name, .len = c->len,
+				       .pid = sum->rows[i]->key.pid, .row = sum->rows[i]};
+	}
+	qsort(k, sum->nrows, sizeof(*k), key_cmp);
+	for (size_t i = 0; i < sum->nrows; i++)
+		sum->rows[i] = k[i].row;
+	free(k);
+	return 0;
 }
 
 void vmsa_summary_free(struct vmsa_summary *sum)
@@ -1546,7 +1580,8 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	sum->ignore_pid = st->opts.ignore_pid;
 	if (sum->ignore_pid && merge_by_name(sum))
 		goto nomem;
-	qsort_r(sum->rows, sum->nrows, sizeof(*sum->rows), row_cmp, sum);
+	if (vmsa_summary_sort_rows(sum))
+		goto nomem;
 
 	if (st->nsources) {
 		sum->sources = calloc(st->nsources, sizeof(*sum->sources));

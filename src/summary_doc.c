@@ -9,7 +9,6 @@
  * Summaries of consecutive pieces of one trace, cut where no reclaim window
  * is open, merge to the summary of the whole.
  */
-#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -851,20 +850,6 @@ static int read_sources(struct vmsa_summary *sum, jo *arr)
 	return 0;
 }
 
-/* rows by name, then pid, as the analysis orders them */
-static int by_name_pid(const void *a, const void *b, void *arg)
-{
-	const struct vmsa_summary *sum = arg;
-	const struct vmsa_task_row *x = *(const struct vmsa_task_row *const *)a;
-	const struct vmsa_task_row *y = *(const struct vmsa_task_row *const *)b;
-	size_t lx, ly;
-	const char *cx = vmsa_summary_comm(sum, x, &lx), *cy = vmsa_summary_comm(sum, y, &ly);
-	int c = memcmp(cx, cy, lx < ly ? lx : ly);
-	if (c || lx != ly)
-		return c ? c : lx < ly ? -1 : 1;
-	return (x->key.pid > y->key.pid) - (x->key.pid < y->key.pid);
-}
-
 static bool has_note(jo *notes, const char *key)
 {
 	size_t n = notes && json_object_is_type(notes, json_type_array)
@@ -897,7 +882,10 @@ int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 								   i < np ? i : i - np),
 				    i >= np)))
 			goto fail;
-	qsort_r(sum->rows, sum->nrows, sizeof(*sum->rows), by_name_pid, sum);
+	if (vmsa_summary_sort_rows(sum)) { /* as the analysis orders them */
+		err = VMSA_E_NOMEM;
+		goto fail;
+	}
 	if ((err = read_sources(sum, member(in, "sources"))))
 		goto fail;
 	read_totals(member(root, "totals"), &sum->totals);
