@@ -381,6 +381,59 @@ static uint64_t completed(const struct vmsa_summary *sum, const char *comm, int3
  * whichever of the three is freed first.  With _i odd the statistics
  * restart between the two (an interval), a's row going and coming back.
  */
+/*
+ * A summary's rows come in the order of their names' bytes (memcmp, the
+ * shorter first on a common prefix), then pids: names of 0 to 19 bytes of
+ * NUL, 'a', 'b' and 0xff (shared prefixes within and past the first 8
+ * bytes, NULs inside and at the end), each with two pids, checked pair by
+ * pair against the plain comparison.
+ */
+START_TEST(test_rows_in_name_then_pid_order)
+{
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	static const char alphabet[] = {0, 'a', 'b', (char)0xff};
+	enum { N = 3000 };
+	static char names[N][20];
+	uint64_t x = 88172645463325252ull, ts = 1000;
+	for (int i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t len = (size_t)(x % 20);
+		for (size_t j = 0; j < len; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* mostly 'a': long common prefixes */
+			names[i][j] = x % 8 < 5 ? 'a' : alphabet[x % 4];
+		}
+		for (int32_t pid = 10 + i % 3; pid <= 12 + i % 3; pid += 2) {
+			struct vmsa_event b = ev_of(VMSA_EV_RECLAIM_BEGIN, "", pid, ts++);
+			b.comm = names[i];
+			b.comm_len = len;
+			struct vmsa_event e = b;
+			e.type = VMSA_EV_RECLAIM_END;
+			e.ts_ns = ts++;
+			ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+			ck_assert_int_eq(vmsa_stats_add(st, &e), 0);
+		}
+	}
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	ck_assert_uint_gt(sum->nrows, 100);
+	for (size_t i = 1; i < sum->nrows; i++) {
+		size_t la, lb;
+		const char *a = vmsa_summary_comm(sum, sum->rows[i - 1], &la);
+		const char *b = vmsa_summary_comm(sum, sum->rows[i], &lb);
+		int c = memcmp(a, b, la < lb ? la : lb);
+		if (!c)
+			c = la < lb ? -1 : la > lb ? 1 : 0;
+		if (!c)
+			c = sum->rows[i - 1]->key.pid < sum->rows[i]->key.pid ? -1 : 1;
+		ck_assert_msg(c < 0, "rows %zu and %zu out of order", i - 1, i);
+	}
+	vmsa_summary_free(sum);
+	vmsa_stats_free(st);
+}
+END_TEST
+
 START_TEST(test_summaries_share_rows)
 {
 	enum { NT = 2500, NT3 = (NT + 2) / 3 };
@@ -534,6 +587,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_counts_partition_lines);
 	tcase_add_test(tc, test_stats_reject_invalid_events);
 	tcase_add_test(tc, test_many_tasks_across_chunks);
+	tcase_add_test(tc, test_rows_in_name_then_pid_order);
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	suite_add_tcase(s, tc);
