@@ -1024,7 +1024,7 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			struct batch *mine = claim(s, pl, 0);
 			if (mine) {
 				pthread_mutex_unlock(&pl->lock);
-				fill_batch(s, pl, mine, pl->parser);
+				fill_batch(s, pl, mine, pl->parser); /* (back under the lock) */
 				continue;
 			}
 			if (pthread_cond_timedwait(&pl->ready, &pl->lock, &until))
