@@ -995,7 +995,10 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			b->state = B_FREE;
 			pl->cur = NULL;
 			pl->want_seq++;
-			pthread_cond_signal(&pl->freed);
+			/* (all waiting workers: the batch is one decoder's, and a
+			 * signal could wake another, whose batches are all busy,
+			 * and leave its owner asleep) */
+			pthread_cond_broadcast(&pl->freed);
 			pthread_mutex_unlock(&pl->lock);
 			if (err) {
 				errno = err_errno;
