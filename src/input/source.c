@@ -67,7 +67,6 @@ struct batch {
 	bool text_mapped, ev_mapped; /* text, ev: in the pool's mapping (else allocated) */
 	size_t off, len; /* the lines: text + off, len bytes */
 	size_t long_at;	/* NO_LONG, or where its last line starts, too long to keep */
-	uint64_t parsed; /* the lines the decoder saw */
 	struct vmsa_event *ev;
 	size_t nev, evcap, next_ev;
 	struct reject_rec *rej;
@@ -588,7 +587,7 @@ static int next_unwrap(struct vmsa_source *s, struct vmsa_event *ev)
 static void batch_reset(struct batch *b)
 {
 	b->off = b->len = b->nev = b->nrej = b->next_ev = b->next_rej = 0;
-	b->lines = b->parsed = 0;
+	b->lines = 0;
 	b->long_at = NO_LONG;
 	memset(&b->counts, 0, sizeof(b->counts));
 	memset(&b->traits, 0, sizeof(b->traits));
@@ -628,19 +627,18 @@ static ssize_t pread_full(int fd, char *p, size_t n, uint64_t at)
  * moves out of it to allocated memory */
 static int batch_grow(void **p, size_t *cap, bool *mapped, size_t need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	if (!*mapped)
+	if (need <= *cap || !*mapped)
 		return vmsa_grow(p, cap, need, size, 64);
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *q = malloc(n * size);
-	if (!q)
+	void *in_map = *p;
+	size_t had = *cap;
+	*p = NULL;
+	*cap = 0;
+	if (vmsa_grow(p, cap, need, size, had ? had : 64)) {
+		*p = in_map;
+		*cap = had;
 		return VMSA_E_NOMEM;
-	memcpy(q, *p, *cap * size);
-	*p = q;
-	*cap = n;
+	}
+	memcpy(*p, in_map, had * size);
 	*mapped = false;
 	return 0;
 }
@@ -760,7 +758,6 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b)
 		s += len + 1;
 	}
 	b->traits = *t;
-	b->parsed = b->lines;
 	vmsa_text_wrap_end(p, b->counts.lines_read, &b->first_goes_on, &b->ends_after_head);
 	if (b->long_at != NO_LONG) {
 		/* the line too long, after the others: rejected with its first
@@ -885,8 +882,8 @@ static bool pool_start(struct vmsa_source *s)
 	/* what the serial reader's first read would refuse, it refuses */
 	char head[64];
 	ssize_t n = pread(s->fd, head, sizeof(head), 0);
-	if (n < 0 || vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_TRACEDAT ||
-	    vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_PERFDATA)
+	enum vmsa_input_kind kind = n < 0 ? VMSA_INPUT_TEXT : vmsa_input_detect(head, (size_t)n);
+	if (n < 0 || kind == VMSA_INPUT_TRACEDAT || kind == VMSA_INPUT_PERFDATA)
 		return false;
 	struct pool *pl = calloc(1, sizeof(*pl));
 	if (!pl)
@@ -903,8 +900,9 @@ static bool pool_start(struct vmsa_source *s)
 	 * mapping on huge pages: the batches cost a few page faults, not
 	 * hundreds each */
 	size_t text_cap = s->batch_bytes + 1 + TAIL_READ;
+	size_t text_room = (text_cap + 63) / 64 * 64; /* (the events 64-byte aligned) */
 	size_t evs = s->batch_bytes / 128 + 64;
-	size_t slot = (text_cap + 63) / 64 * 64 + evs * sizeof(struct vmsa_event);
+	size_t slot = text_room + evs * sizeof(struct vmsa_event);
 	size_t len = ((size_t)pl->nb * slot + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE;
 	if ((pl->map = vmsa_map_huge(len))) {
 		pl->map_len = len;
@@ -912,7 +910,7 @@ static bool pool_start(struct vmsa_source *s)
 			struct batch *b = &pl->b[i];
 			b->text = pl->map + (size_t)i * slot;
 			b->cap = text_cap;
-			b->ev = (struct vmsa_event *)(void *)(b->text + (text_cap + 63) / 64 * 64);
+			b->ev = (struct vmsa_event *)(void *)(b->text + text_room);
 			b->evcap = evs;
 			b->text_mapped = b->ev_mapped = true;
 		}
@@ -982,7 +980,8 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			/* the batch is done: its counts join the source's */
 			vmsa_counts_add(&s->counts, &b->counts);
 			vmsa_traits_add_text(s->traits, &b->traits);
-			if (b->parsed) {
+			/* (lines the decoder saw: not a too-long line) */
+			if (b->lines - (b->long_at != NO_LONG)) {
 				/* a broken event whose first line ended the batch before */
 				if (b->first_goes_on && pl->after_head)
 					s->traits->wrapped_events++;
