@@ -451,6 +451,18 @@ static inline bool vmsa_same_bytes(const char *a, const char *b, size_t n)
 	return true;
 }
 
+/* The decimal digits of v, written to the end of b: returns where they
+ * start (b + 20 - start is their count). */
+static inline size_t vmsa_u64_digits(char b[20], uint64_t v)
+{
+	size_t i = 20;
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return i;
+}
+
 /* mem.c: len bytes (a multiple of VMSA_HUGE_PAGE) of zeros aligned on a huge
  * page and asked to be on huge pages; NULL: out of memory. */
 #define VMSA_HUGE_PAGE ((size_t)2 << 20)

@@ -10,6 +10,7 @@
 
 #include "../internal.h"
 #include "../summary_fields.h"
+#include "textbuf.h"
 
 #define NS_PER_SEC 1000000000.0
 
@@ -22,19 +23,47 @@ static void put_name(FILE *f, const char *s, size_t n)
 	}
 }
 
+/* "-pid" after a row's name ("-%" PRId32), or nothing: its length */
+static size_t pid_text(const struct vmsa_summary *sum, const struct vmsa_task_row *r, char b[16])
+{
+	/* the (other tasks) row stands for many pids: it shows none */
+	if (sum->ignore_pid || r->key.pid == VMSA_PID_OTHER)
+		return 0;
+	int64_t pid = r->key.pid;
+	char d[20];
+	size_t i = vmsa_u64_digits(d, (uint64_t)(pid < 0 ? -pid : pid)), n = 0;
+	b[n++] = '-';
+	if (pid < 0)
+		b[n++] = '-';
+	memcpy(b + n, d + i, sizeof(d) - i);
+	return n + sizeof(d) - i;
+}
+
 static size_t row_label(const struct vmsa_summary *sum, const struct vmsa_task_row *r, FILE *f)
 {
 	size_t len;
 	const char *c = vmsa_summary_comm(sum, r, &len);
-	char pid[16] = "";
-	/* the (other tasks) row stands for many pids: it shows none */
-	if (!sum->ignore_pid && r->key.pid != VMSA_PID_OTHER)
-		snprintf(pid, sizeof(pid), "-%" PRId32, r->key.pid);
+	char pid[16];
+	size_t plen = pid_text(sum, r, pid);
 	if (f) {
 		put_name(f, c, len);
-		fputs(pid, f);
+		fwrite(pid, 1, plen, f);
 	}
-	return len + strlen(pid);
+	return len + plen;
+}
+
+/* row r's label, padded to width columns */
+static void tb_label(struct vmsa_tb *t, const struct vmsa_summary *sum,
+		     const struct vmsa_task_row *r, int width)
+{
+	size_t len;
+	const char *c = vmsa_summary_comm(sum, r, &len);
+	char pid[16];
+	size_t plen = pid_text(sum, r, pid);
+	vmsa_tb_name(t, c, len);
+	vmsa_tb_bytes(t, pid, plen);
+	if ((size_t)width > len + plen)
+		vmsa_tb_spaces(t, (size_t)width - len - plen);
 }
 
 static void pad_label(const struct vmsa_summary *sum, const struct vmsa_task_row *r, FILE *f,
@@ -45,17 +74,28 @@ static void pad_label(const struct vmsa_summary *sum, const struct vmsa_task_row
 		fputc(' ', f);
 }
 
-static void orders(FILE *f, const char *tag, const uint64_t *by)
+/* "      tag-order=count " for each order counted (NULL: none) */
+static void orders(struct vmsa_tb *t, const char *tag, const uint64_t *by)
 {
+	if (!by)
+		return;
 	bool any = false;
 	for (int o = 0; o < VMSA_MAX_ORDER; o++)
 		any |= by[o] != 0;
 	if (!any)
 		return;
-	fputs("      ", f);
-	for (int o = 0; o < VMSA_MAX_ORDER; o++)
-		if (by[o])
-			fprintf(f, "%s-%d=%" PRIu64 " ", tag, o, by[o]);
+	vmsa_tb_bytes(t, "      ", 6);
+	size_t tlen = strlen(tag);
+	for (int o = 0; o < VMSA_MAX_ORDER; o++) {
+		if (!by[o])
+			continue;
+		vmsa_tb_bytes(t, tag, tlen);
+		vmsa_tb_char(t, '-');
+		vmsa_tb_u64(t, (uint64_t)o, 0);
+		vmsa_tb_char(t, '=');
+		vmsa_tb_u64(t, by[o], 0);
+		vmsa_tb_char(t, ' ');
+	}
 }
 
 /* "label:<tabs to column 40>value" as the Perl script aligned it */
@@ -276,8 +316,9 @@ static int by_value(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* A table's cells of row r (after its label). */
-typedef void (*row_cells)(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r);
+/* A table's cells of row r (after its label), to its line's end. */
+typedef void (*row_cells)(struct vmsa_tb *t, const struct vmsa_summary *sum,
+			  const struct vmsa_task_row *r);
 
 #define OTHERS_LABEL "(%zu others)"
 
@@ -290,8 +331,14 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 		      enum vmsa_ctx x, bool (*in)(const struct vmsa_task_row *r), row_cells cells)
 {
 	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
-	if (!rows)
+	struct vmsa_tb *t = malloc(sizeof(*t));
+	if (!rows || !t) {
+		free(rows);
+		free(t);
 		return VMSA_E_NOMEM;
+	}
+	t->f = f;
+	t->n = 0;
 	size_t n = 0;
 	bool sorted = o->key && (o->key->tables & (1u << x));
 	for (size_t i = 0; i < sum->nrows; i++)
@@ -302,8 +349,8 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 		qsort(rows, n, sizeof(*rows), by_value);
 	size_t shown = o->top && o->top < n ? o->top : n;
 	for (size_t i = 0; i < shown; i++) {
-		pad_label(sum, rows[i].r, f, w);
-		cells(f, sum, rows[i].r);
+		tb_label(t, sum, rows[i].r, w);
+		cells(t, sum, rows[i].r);
 	}
 	int err = 0;
 	if (shown < n) {
@@ -316,13 +363,17 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 			for (size_t i = shown; i < n; i++)
 				vmsa_row_counters_add(rest, rows[i].r); /* (nothing to make) */
 			char label[40];
-			snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
-			fprintf(f, "%-*s", w, label);
-			cells(f, sum, rest);
+			int len = snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
+			vmsa_tb_bytes(t, label, (size_t)len);
+			if (w > len)
+				vmsa_tb_spaces(t, (size_t)(w - len));
+			cells(t, sum, rest);
 		}
 		free(rest);
 		free(space);
 	}
+	vmsa_tb_flush(t);
+	free(t);
 	free(rows);
 	return err;
 }
@@ -335,18 +386,45 @@ static bool in_processes(const struct vmsa_task_row *r)
 	return d->windows || r->wakeup_kswapd || any_counts(d);
 }
 
-static void process_cells(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+/* " %8s" of v, or of "unknown" when the trace cannot tell it */
+static void cell_k(struct vmsa_tb *t, uint64_t v, bool known)
+{
+	vmsa_tb_char(t, ' ');
+	if (known)
+		vmsa_tb_u64(t, v, 8);
+	else
+		vmsa_tb_bytes(t, " unknown", 8);
+}
+
+/* " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64: the
+ * cells the process and kswapd tables share */
+static void cells6(struct vmsa_tb *t, const struct vmsa_summary *sum, uint64_t a, uint64_t b,
+		   const struct vmsa_counters *c)
 {
 	struct vmsa_known kn = vmsa_known_of(sum);
-	char bs[32], br[32];
+	vmsa_tb_char(t, ' ');
+	vmsa_tb_u64(t, a, 8);
+	vmsa_tb_char(t, ' ');
+	vmsa_tb_u64(t, b, 10);
+	vmsa_tb_bytes(t, "  ", 2);
+	cell_k(t, vmsa_scanned(c), kn.scanned);
+	cell_k(t, vmsa_reclaimed(c), kn.reclaimed);
+	vmsa_tb_bytes(t, "  ", 2);
+	vmsa_tb_u64(t, c->write[1][1] + c->write[0][1], 8);
+	vmsa_tb_char(t, ' ');
+	vmsa_tb_u64(t, c->write[1][0] + c->write[0][0], 8);
+}
+
+static void process_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
+			  const struct vmsa_task_row *r)
+{
 	const struct vmsa_counters *d = vmsa_row_ctx(r, VMSA_CTX_DIRECT);
-	fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64 " %8.3f",
-		d->windows, r->wakeup_kswapd, num_k(bs, vmsa_scanned(d), kn.scanned),
-		num_k(br, vmsa_reclaimed(d), kn.reclaimed), d->write[1][1] + d->write[0][1],
-		d->write[1][0] + d->write[0][0], (double)d->latency_ns / NS_PER_SEC);
-	orders(f, "direct", vmsa_orders(r->begins_by_order[VMSA_CTX_DIRECT]));
-	orders(f, "wakeup", vmsa_orders(r->wakeup_by_order[0]));
-	fputc('\n', f);
+	cells6(t, sum, d->windows, r->wakeup_kswapd, d);
+	vmsa_tb_char(t, ' ');
+	vmsa_tb_secs3(t, d->latency_ns, 8);
+	orders(t, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);
+	orders(t, "wakeup", r->wakeup_by_order[0]);
+	vmsa_tb_char(t, '\n');
 }
 
 static int process_table(FILE *f, const struct vmsa_summary *sum, int w,
@@ -365,18 +443,14 @@ static bool in_kswapd(const struct vmsa_task_row *r)
 	return r->is_kswapd || r->kswapd_wakeups || any_counts(vmsa_row_ctx(r, VMSA_CTX_KSWAPD));
 }
 
-static void kswapd_cells(FILE *f, const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+static void kswapd_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
+			 const struct vmsa_task_row *r)
 {
-	struct vmsa_known kn = vmsa_known_of(sum);
-	char bs[32], br[32];
 	const struct vmsa_counters *k = vmsa_row_ctx(r, VMSA_CTX_KSWAPD);
-	fprintf(f, " %8" PRIu64 " %10" PRIu64 "   %8s %8s  %8" PRIu64 " %8" PRIu64,
-		r->kswapd_wakeups, r->kswapd_rewakeups, num_k(bs, vmsa_scanned(k), kn.scanned),
-		num_k(br, vmsa_reclaimed(k), kn.reclaimed), k->write[1][1] + k->write[0][1],
-		k->write[1][0] + k->write[0][0]);
-	orders(f, "wake", vmsa_orders(r->kswapd_wake_by_order[0]));
-	orders(f, "rewake", vmsa_orders(r->kswapd_rewake_by_order[0]));
-	fputc('\n', f);
+	cells6(t, sum, r->kswapd_wakeups, r->kswapd_rewakeups, k);
+	orders(t, "wake", r->kswapd_wake_by_order[0]);
+	orders(t, "rewake", r->kswapd_rewake_by_order[0]);
+	vmsa_tb_char(t, '\n');
 }
 
 static int kswapd_table(FILE *f, const struct vmsa_summary *sum, int w,

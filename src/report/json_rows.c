@@ -86,11 +86,7 @@ static void emit_u64(struct vmsa_jw *w, uint64_t v)
 		return;
 	}
 	char b[20];
-	size_t i = sizeof(b);
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	size_t i = vmsa_u64_digits(b, v);
 	memcpy(w->p + w->n, b + i, sizeof(b) - i);
 	w->n += sizeof(b) - i;
 }

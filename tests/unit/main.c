@@ -15,6 +15,7 @@ Suite *interval_suite(void);
 Suite *filter_suite(void);
 Suite *cgroup_suite(void);
 Suite *welch_suite(void);
+Suite *textbuf_suite(void);
 
 int main(void)
 {
@@ -31,6 +32,7 @@ int main(void)
 	srunner_add_suite(sr, filter_suite());
 	srunner_add_suite(sr, cgroup_suite());
 	srunner_add_suite(sr, welch_suite());
+	srunner_add_suite(sr, textbuf_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Report lines made in a buffer and written to a stream 64 KiB at a time
+ * (textbuf.c): what fprintf() does for the text reports' table cells, each
+ * cell's output byte for byte the same, without parsing a format per cell.
+ * A report of tens of thousands of tasks spent most of its time in fprintf().
+ */
+#ifndef VMSA_TEXTBUF_H
+#define VMSA_TEXTBUF_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* the most bytes one append but vmsa_tb_bytes(), _spaces() and _name() writes */
+#define VMSA_TB_STEP 64
+
+struct vmsa_tb {
+	FILE *f;
+	size_t n;
+	char b[64 * 1024];
+};
+
+/* Writes what is held to the stream (its errors stay the stream's: ferror()). */
+void vmsa_tb_flush(struct vmsa_tb *t);
+
+/* Room for k <= VMSA_TB_STEP bytes at the end of the text. */
+static inline char *vmsa_tb_room(struct vmsa_tb *t, size_t k)
+{
+	if (t->n + k > sizeof(t->b))
+		vmsa_tb_flush(t);
+	return t->b + t->n;
+}
+
+static inline void vmsa_tb_char(struct vmsa_tb *t, char c)
+{
+	*vmsa_tb_room(t, 1) = c;
+	t->n++;
+}
+
+void vmsa_tb_bytes(struct vmsa_tb *t, const char *s, size_t n);
+void vmsa_tb_spaces(struct vmsa_tb *t, size_t n);
+/* a task name as the text reports show it: control bytes as '?' */
+void vmsa_tb_name(struct vmsa_tb *t, const char *s, size_t n);
+/* "%*" PRIu64 with width <= 40 */
+void vmsa_tb_u64(struct vmsa_tb *t, uint64_t v, int width);
+/* "%*.3f" of ns / 1e9 (seconds, three decimals), width <= 40 */
+void vmsa_tb_secs3(struct vmsa_tb *t, uint64_t ns, int width);
+
+#endif /* VMSA_TEXTBUF_H */
