@@ -1320,13 +1320,16 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
  * far-apart memory on every compare (with 65,000 tasks the whole run was
  * 2-3% faster).
  */
+/* 32 bytes: qsort() sorts larger elements through pointers to them, each
+ * compare then a miss in memory */
 struct row_key {
 	uint64_t head; /* the name's first 8 bytes, zero-padded, most significant first */
 	const char *name;
-	size_t len;
-	int32_t pid;
 	struct vmsa_task_row *row;
+	uint32_t len;	/* (a name is part of a line or of a JSON string: under 4 GiB) */
+	int32_t pid;
 };
+_Static_assert(sizeof(struct row_key) == 32, "row_key");
 
 static int key_cmp(const void *a, const void *b)
 {
@@ -1356,7 +1359,7 @@ int vmsa_summary_sort_rows(struct vmsa_summary *sum)
 		uint64_t h = 0;
 		for (size_t j = 0; j < 8 && j < len; j++)
 			h |= (uint64_t)(unsigned char)name[j] << (56 - 8 * j);
-		k[i] = (struct row_key){.head = h, .name = name, .len = len,
+		k[i] = (struct row_key){.head = h, .name = name, .len = (uint32_t)len,
 				       .pid = sum->rows[i]->key.pid, .row = sum->rows[i]};
 	}
 	qsort(k, sum->nrows, sizeof(*k), key_cmp);
@@ -1582,8 +1585,6 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	sum->ignore_pid = st->opts.ignore_pid;
 	if (sum->ignore_pid && merge_by_name(sum))
 		goto nomem;
-	if (vmsa_summary_sort_rows(sum))
-		goto nomem;
 
 	if (st->nsources) {
 		sum->sources = calloc(st->nsources, sizeof(*sum->sources));
@@ -1615,10 +1616,14 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	sum->tasks_folded = st->tasks_folded;
 	sum->isolations_counted = st->isolations_counted;
 	sum->isolations_not_counted = st->isolations_not_counted;
+	/* (before the sort: the rows in the order they were made, next to each
+	 * other in memory, not in name order, which is all over it) */
 	compute_totals(sum);
 	sum->totals.tasks_folded = sum->tasks_folded;
 	if (!sum->nsources)
 		sum->totals.events_lost = st->lost;
+	if (vmsa_summary_sort_rows(sum))
+		goto nomem;
 	*out = sum;
 	return 0;
 nomem:

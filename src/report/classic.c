@@ -295,6 +295,81 @@ static const struct sort_key *find_sort_key(const char *name, bool *bad)
 	return NULL;
 }
 
+/*
+ * Rows in name order are all over memory (they are kept in the order they
+ * were made): a pass over tens of thousands of them waits on memory at
+ * every row, and then at every part of it, unless they are asked for ahead.
+ * The row's first lines hold its key and its parts' pointers (internal.h).
+ */
+#define AHEAD 8
+
+static inline void prefetch_row(const struct vmsa_task_row *r)
+{
+	const char *p = (const char *)r;
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + 64);
+	__builtin_prefetch(p + 128);
+	__builtin_prefetch(p + 191);
+}
+
+/* r's name and the parts of context x the tables read (r is in the cache) */
+static inline void prefetch_parts(const struct vmsa_summary *sum, const struct vmsa_task_row *r,
+				  enum vmsa_ctx x)
+{
+	__builtin_prefetch(sum->comms.by_id[r->key.comm_id]);
+	if (r->ctx[x])
+		__builtin_prefetch(r->ctx[x]);
+	const uint64_t *o[2] = {x == VMSA_CTX_KSWAPD ? r->kswapd_wake_by_order[0]
+						     : r->begins_by_order[x],
+				x == VMSA_CTX_KSWAPD ? r->kswapd_rewake_by_order[0]
+						     : r->wakeup_by_order[0]};
+	for (int i = 0; i < 2; i++)
+		for (size_t b = 0; o[i] && b < VMSA_MAX_ORDER * sizeof(uint64_t); b += 64)
+			__builtin_prefetch((const char *)o[i] + b);
+}
+
+/* the throttle and shrinker table's rows (a bit besides the tables' 1u << ctx) */
+#define IN_THROTTLE_SHRINK (1u << 7)
+_Static_assert(VMSA_CTX__COUNT < 7, "a bit of its own");
+
+static bool in_throttle_shrink(const struct vmsa_task_row *r)
+{
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+		if (r->throttled[b])
+			return true;
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		if (r->ctx[c] && r->ctx[c]->slab_calls)
+			return true;
+	return false;
+}
+
+static bool in_processes(const struct vmsa_task_row *r);
+static bool in_kswapd(const struct vmsa_task_row *r);
+
+/* In one pass over the rows: the tables each row is in (in[i]), and the
+ * width of the longest label (returned) */
+static int plan_rows(const struct vmsa_summary *sum, uint8_t *in)
+{
+	size_t width = 0, n = sum->nrows;
+	for (size_t i = 0; i < n; i++) {
+		if (i + 2 * AHEAD < n)
+			prefetch_row(sum->rows[i + 2 * AHEAD]);
+		if (i + AHEAD < n) {
+			const struct vmsa_task_row *a = sum->rows[i + AHEAD];
+			prefetch_parts(sum, a, VMSA_CTX_DIRECT);
+			if (a->ctx[VMSA_CTX_KSWAPD])
+				__builtin_prefetch(a->ctx[VMSA_CTX_KSWAPD]);
+		}
+		const struct vmsa_task_row *r = sum->rows[i];
+		size_t len = row_label(sum, r, NULL);
+		width = len > width ? len : width;
+		in[i] = (uint8_t)((in_processes(r) ? IN_PROCESSES : 0) |
+				  (in_kswapd(r) ? IN_KSWAPD : 0) |
+				  (in_throttle_shrink(r) ? IN_THROTTLE_SHRINK : 0));
+	}
+	return (int)width;
+}
+
 /* How a table is laid out: which rows, in what order, how many. */
 struct table_order {
 	const struct sort_key *key;	/* NULL: name, then pid */
@@ -328,7 +403,7 @@ typedef void (*row_cells)(struct vmsa_tb *t, const struct vmsa_summary *sum,
  * every column still sums to its Summary line.
  */
 static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const struct table_order *o,
-		      enum vmsa_ctx x, bool (*in)(const struct vmsa_task_row *r), row_cells cells)
+		      enum vmsa_ctx x, const uint8_t *in, row_cells cells)
 {
 	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
 	struct vmsa_tb *t = malloc(sizeof(*t));
@@ -342,13 +417,17 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 	size_t n = 0;
 	bool sorted = o->key && (o->key->tables & (1u << x));
 	for (size_t i = 0; i < sum->nrows; i++)
-		if (in(sum->rows[i]))
+		if (in[i] & (1u << x))
 			rows[n++] = (struct ranked){sum->rows[i],
 						    sorted ? o->key->value(sum->rows[i], x) : 0, i};
 	if (sorted)
 		qsort(rows, n, sizeof(*rows), by_value);
 	size_t shown = o->top && o->top < n ? o->top : n;
 	for (size_t i = 0; i < shown; i++) {
+		if (i + 2 * AHEAD < shown)
+			prefetch_row(rows[i + 2 * AHEAD].r);
+		if (i + AHEAD < shown)
+			prefetch_parts(sum, rows[i + AHEAD].r, x);
 		tb_label(t, sum, rows[i].r, w);
 		cells(t, sum, rows[i].r);
 	}
@@ -428,13 +507,13 @@ static void process_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
 }
 
 static int process_table(FILE *f, const struct vmsa_summary *sum, int w,
-			 const struct table_order *o)
+			 const struct table_order *o, const uint8_t *in)
 {
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "Process", "Direct", "Wokeup",
 		"Pages", "Pages", "Pages", "Pages", "Time");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "details", "Rclms", "Kswapd",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled");
-	return table_rows(f, sum, w, o, VMSA_CTX_DIRECT, in_processes, process_cells);
+	return table_rows(f, sum, w, o, VMSA_CTX_DIRECT, in, process_cells);
 }
 
 /* every kswapd thread, woken in the trace or not */
@@ -454,13 +533,13 @@ static void kswapd_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
 }
 
 static int kswapd_table(FILE *f, const struct vmsa_summary *sum, int w,
-			const struct table_order *o)
+			const struct table_order *o, const uint8_t *in)
 {
 	fprintf(f, "\n%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Kswapd", "Kswapd", "Order", "Pages",
 		"Pages", "Pages", "Pages");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Instance", "Wakeups", "Re-wakeup",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO");
-	return table_rows(f, sum, w, o, VMSA_CTX_KSWAPD, in_kswapd, kswapd_cells);
+	return table_rows(f, sum, w, o, VMSA_CTX_KSWAPD, in, kswapd_cells);
 }
 
 /* a Summary line whose label is the field table's (its compare row's) */
@@ -689,16 +768,12 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
  * Per task: how often and how long reclaim throttled it (by reason), and the
  * slab shrinkers it ran; only when the trace has any of either.
  */
-static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w)
+static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w,
+				  const uint8_t *in)
 {
 	bool any = false;
-	for (size_t i = 0; i < sum->nrows && !any; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
-			any |= r->throttled[b] != 0;
-		for (int c = 0; c < VMSA_CTX__COUNT; c++)
-			any |= vmsa_row_ctx(r, c)->slab_calls != 0;
-	}
+	for (size_t i = 0; i < sum->nrows && !any; i++)
+		any = in[i] & IN_THROTTLE_SHRINK;
 	if (!any)
 		return;
 	fprintf(f, "\n%-*s", w, "Throttled and");
@@ -710,6 +785,8 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 	fprintf(f, " %10s %12s\n", "calls", "freed");
 	for (size_t i = 0; i < sum->nrows; i++) {
 		const struct vmsa_task_row *r = sum->rows[i];
+		if (!(in[i] & IN_THROTTLE_SHRINK))
+			continue;
 		uint64_t calls = 0, n = 0;
 		int64_t freed = 0;
 		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
@@ -788,17 +865,15 @@ static void histograms(FILE *f, const struct vmsa_summary *sum)
 int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 			const struct vmsa_report_options *opts)
 {
-	int width = 0;
-	for (size_t i = 0; i < sum->nrows; i++) {
-		int n = (int)row_label(sum, sum->rows[i], NULL);
-		if (n > width)
-			width = n;
-	}
 	bool bad_sort;
 	struct table_order order = {.key = find_sort_key(opts ? opts->sort : NULL, &bad_sort),
 				    .top = opts ? opts->top : 0};
 	if (bad_sort)
 		return VMSA_E_INVAL;
+	uint8_t *in = malloc(sum->nrows ? sum->nrows : 1);
+	if (!in)
+		return VMSA_E_NOMEM;
+	int width = plan_rows(sum, in);
 	if (order.top && !order.key)
 		order.key = find_sort_key("latency_ns", &bad_sort); /* the longest stalls first */
 	if (order.top && sum->nrows > order.top) {
@@ -809,14 +884,17 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 	width += 2;
 	if (opts && opts->latency_list && !sum->ignore_pid)
 		latency_list(f, sum, width);
-	int err = process_table(f, sum, width, &order);
+	int err = process_table(f, sum, width, &order, in);
 	if (!err)
-		err = kswapd_table(f, sum, width, &order);
-	if (err)
+		err = kswapd_table(f, sum, width, &order, in);
+	if (err) {
+		free(in);
 		return err;
+	}
 	summary_block(f, sum);
 	additions(f, sum);
-	throttle_shrink_table(f, sum, width);
+	throttle_shrink_table(f, sum, width, in);
+	free(in);
 	if (opts && opts->histogram)
 		histograms(f, sum);
 	return ferror(f) ? VMSA_E_IO : 0;
