@@ -207,6 +207,9 @@ struct vmsa_row_block;
  * marked shared is read by the statistics and by summaries and written by
  * none (the statistics copy it before changing it).  A row of no block
  * (block NULL) is its holder's alone: a summary's own, freed with it.
+ * Its first 192 bytes hold what the text tables read of it (its key, its
+ * parts' pointers, the wake-up and throttle counters): the report asks for
+ * them ahead (report/classic.c).
  */
 struct vmsa_task_row {
 	struct vmsa_row_block *block;
@@ -533,6 +536,42 @@ static inline uint64_t *vmsa_orders_mut(uint64_t **o)
 	if (!*o)
 		*o = calloc(VMSA_MAX_ORDER, sizeof(**o));
 	return *o;
+}
+
+/*
+ * Rows in name order (a summary's) are all over memory: they are kept in the
+ * order they were made.  A pass over tens of thousands of them waits on
+ * memory at every row and again at every part of it, unless it asks for
+ * them ahead: a row VMSA_AHEAD * 2 rows on, the parts of one VMSA_AHEAD on
+ * (its lines are in the cache by then).
+ */
+#define VMSA_AHEAD 8
+
+static inline void vmsa_prefetch(const void *p, size_t bytes)
+{
+	for (size_t b = 0; b < bytes; b += 64)
+		__builtin_prefetch((const char *)p + b);
+	__builtin_prefetch((const char *)p + bytes - 1);
+}
+
+/* all of r's parts: its name's entry, contexts, per-order counts, buckets */
+static inline void vmsa_prefetch_parts(const struct vmsa_comms *comms,
+				       const struct vmsa_task_row *r)
+{
+	__builtin_prefetch(comms->by_id[r->key.comm_id]);
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		if (r->ctx[c])
+			vmsa_prefetch(r->ctx[c], sizeof(*r->ctx[c]));
+#define PREFETCH_ORDERS(member, n)                                         \
+	for (int i = 0; i < (n); i++)                                      \
+		if (r->member[i])                                          \
+			vmsa_prefetch(r->member[i], VMSA_MAX_ORDER * sizeof(uint64_t));
+	VMSA_ROW_ORDERS(PREFETCH_ORDERS)
+#undef PREFETCH_ORDERS
+	if (r->stall.buckets)
+		__builtin_prefetch(r->stall.buckets);
+	if (r->awake.buckets)
+		__builtin_prefetch(r->awake.buckets);
 }
 
 /*

@@ -6,6 +6,7 @@
  * says.  Lines past the Summary block are additions of this tool.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../internal.h"
@@ -295,22 +296,15 @@ static const struct sort_key *find_sort_key(const char *name, bool *bad)
 	return NULL;
 }
 
-/*
- * Rows in name order are all over memory (they are kept in the order they
- * were made): a pass over tens of thousands of them waits on memory at
- * every row, and then at every part of it, unless they are asked for ahead.
- * The row's first lines hold its key and its parts' pointers (internal.h).
- */
-#define AHEAD 8
-
+/* the first lines of a row: its key, its parts' pointers and the counters
+ * the tables show (the passes in name order ask for them ahead: internal.h) */
 static inline void prefetch_row(const struct vmsa_task_row *r)
 {
-	const char *p = (const char *)r;
-	__builtin_prefetch(p);
-	__builtin_prefetch(p + 64);
-	__builtin_prefetch(p + 128);
-	__builtin_prefetch(p + 191);
+	vmsa_prefetch(r, 192);
 }
+_Static_assert(offsetof(struct vmsa_task_row, throttled) +
+			       sizeof(((struct vmsa_task_row *)0)->throttled) <= 192,
+	       "the counters the tables read in a row's first 192 bytes");
 
 /* r's name and the parts of context x the tables read (r is in the cache) */
 static inline void prefetch_parts(const struct vmsa_summary *sum, const struct vmsa_task_row *r,
@@ -352,10 +346,10 @@ static int plan_rows(const struct vmsa_summary *sum, uint8_t *in)
 {
 	size_t width = 0, n = sum->nrows;
 	for (size_t i = 0; i < n; i++) {
-		if (i + 2 * AHEAD < n)
-			prefetch_row(sum->rows[i + 2 * AHEAD]);
-		if (i + AHEAD < n) {
-			const struct vmsa_task_row *a = sum->rows[i + AHEAD];
+		if (i + 2 * VMSA_AHEAD < n)
+			prefetch_row(sum->rows[i + 2 * VMSA_AHEAD]);
+		if (i + VMSA_AHEAD < n) {
+			const struct vmsa_task_row *a = sum->rows[i + VMSA_AHEAD];
 			prefetch_parts(sum, a, VMSA_CTX_DIRECT);
 			if (a->ctx[VMSA_CTX_KSWAPD])
 				__builtin_prefetch(a->ctx[VMSA_CTX_KSWAPD]);
@@ -424,10 +418,10 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 		qsort(rows, n, sizeof(*rows), by_value);
 	size_t shown = o->top && o->top < n ? o->top : n;
 	for (size_t i = 0; i < shown; i++) {
-		if (i + 2 * AHEAD < shown)
-			prefetch_row(rows[i + 2 * AHEAD].r);
-		if (i + AHEAD < shown)
-			prefetch_parts(sum, rows[i + AHEAD].r, x);
+		if (i + 2 * VMSA_AHEAD < shown)
+			prefetch_row(rows[i + 2 * VMSA_AHEAD].r);
+		if (i + VMSA_AHEAD < shown)
+			prefetch_parts(sum, rows[i + VMSA_AHEAD].r, x);
 		tb_label(t, sum, rows[i].r, w);
 		cells(t, sum, rows[i].r);
 	}

@@ -313,8 +313,13 @@ static jo *totals_obj(const struct vmsa_summary *sum)
 	struct vmsa_task_row rows;
 	struct vmsa_row_space space;
 	vmsa_row_in(&rows, &space);
-	for (size_t i = 0; i < sum->nrows; i++)
+	for (size_t i = 0; i < sum->nrows; i++) {
+		if (i + 2 * VMSA_AHEAD < sum->nrows)
+			vmsa_prefetch(sum->rows[i + 2 * VMSA_AHEAD], sizeof(**sum->rows));
+		if (i + VMSA_AHEAD < sum->nrows)
+			vmsa_prefetch_parts(&sum->comms, sum->rows[i + VMSA_AHEAD]);
 		vmsa_row_counters_add(&rows, sum->rows[i]); /* (nothing to make) */
+	}
 	const struct vmsa_task_row *all = &rows;
 	jo *o = json_object_new_object();
 	VMSA_TOTALS_FIELDS(PUT)
@@ -341,6 +346,8 @@ static const struct {
 	const char *key;
 	bool kswapd;
 } row_lists[] = {VMSA_ROOT_FIELDS(NO_MEMBER, ROW_KEY)};
+/* (the rows of the second are the first's others: vmsa_report_json()) */
+_Static_assert(sizeof(row_lists) / sizeof(row_lists[0]) == 2, "two lists of rows");
 
 static jo *rows_arr(const struct vmsa_summary *sum, bool kswapd)
 {
@@ -404,13 +411,28 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 	/* unindented, the rows are written directly (json_rows.c), not as trees */
 	bool direct = !(opts && opts->pretty);
 	struct vmsa_jw w = {0};
+	/* the rows of the lists after the first, found in the first pass: a
+	 * pass over all rows to find the few kswapd ones costs as much as
+	 * writing them */
+	size_t *later = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*later)), nlater = 0;
+	if (!later)
+		return VMSA_E_NOMEM;
 	for (size_t pass = 0; pass < sizeof(row_lists) / sizeof(row_lists[0]); pass++) {
 		fprintf(f, "%s\"%s\":[", pass ? "]," : ",", row_lists[pass].key);
 		bool first = true;
-		for (size_t i = 0; i < sum->nrows; i++) {
+		size_t nlist = pass ? nlater : sum->nrows;
+		for (size_t k = 0; k < nlist; k++) {
+			size_t i = pass ? later[k] : k;
+			if (!pass && k + 2 * VMSA_AHEAD < nlist)
+				vmsa_prefetch(sum->rows[k + 2 * VMSA_AHEAD], sizeof(**sum->rows));
+			if (!pass && k + VMSA_AHEAD < nlist)
+				vmsa_prefetch_parts(&sum->comms, sum->rows[k + VMSA_AHEAD]);
 			const struct vmsa_task_row *r = sum->rows[i];
-			if (r->is_kswapd != row_lists[pass].kswapd)
+			if (r->is_kswapd != row_lists[pass].kswapd) {
+				if (!pass)
+					later[nlater++] = i;
 				continue;
+			}
 			if (direct) {
 				/* rows are written a megabyte at a time: a write a
 				 * row costs more than the row where they are many */
@@ -420,6 +442,7 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 				vmsa_jw_row(&w, sum, r);
 				if (w.oom) {
 					vmsa_jw_release(&w);
+					free(later);
 					return VMSA_E_NOMEM;
 				}
 				if (w.n >= (1u << 20)) {
@@ -432,6 +455,8 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			const char *t = o ? json_object_to_json_string_ext(o, flags) : NULL;
 			if (!t) {
 				json_object_put(o);
+				vmsa_jw_release(&w);
+				free(later);
 				return VMSA_E_NOMEM;
 			}
 			if (!first)
@@ -445,6 +470,7 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		w.n = 0;
 	}
 	vmsa_jw_release(&w);
+	free(later);
 	fputs("]}\n", f);
 	return ferror(f) ? VMSA_E_IO : 0;
 }
