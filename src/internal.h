@@ -530,11 +530,16 @@ static inline const uint64_t *vmsa_orders(const uint64_t *o)
 	return o ? o : none;
 }
 
-/* The same, to be changed: made when first needed; NULL: out of memory */
-static inline uint64_t *vmsa_orders_mut(uint64_t **o)
+/* bytes of zeros for a part of r (contexts' counters, per-order counts):
+ * cut from its block's chunks, or allocated for a row of no block (stats.c);
+ * NULL: out of memory */
+void *vmsa_row_part(struct vmsa_task_row *r, size_t bytes);
+
+/* The same, to be changed (*o one of r's): made when first needed; NULL: out of memory */
+static inline uint64_t *vmsa_orders_mut(struct vmsa_task_row *r, uint64_t **o)
 {
 	if (!*o)
-		*o = calloc(VMSA_MAX_ORDER, sizeof(**o));
+		*o = vmsa_row_part(r, VMSA_MAX_ORDER * sizeof(**o));
 	return *o;
 }
 

@@ -123,12 +123,25 @@ static int pids_add(struct pid_table *pt, struct task_state *t)
  * last holder lets go.  The statistics hold a block while it has a row in
  * their table, or rows still to give.
  */
+/*
+ * The parts of a block's rows (contexts' counters, per-order counts) are
+ * cut from chunks of the block's own and freed with it, not one by one: a
+ * hundred thousand short-lived tasks made as many allocations and frees,
+ * each free a miss in memory at the end.
+ */
+struct part_chunk {
+	struct part_chunk *next;
+	size_t size, used;
+	uint64_t mem[];
+};
+
 struct vmsa_row_block {
 	atomic_size_t refs;
 	struct vmsa_row_block *prev, *next; /* the statistics' list of the blocks they hold */
 	uint32_t used, cap;
 	uint32_t live; /* rows of the statistics' table in this block */
 	size_t mapped; /* bytes mapped (a big block), 0: allocated */
+	struct part_chunk *parts; /* the newest first */
 	struct vmsa_task_row rows[];
 };
 
@@ -288,7 +301,7 @@ static int add_made(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 #define ADD_ORDERS(member, n)                                                   \
 	for (int i = 0; i < (n); i++)                                           \
 		if (s->member[i]) {                                             \
-			uint64_t *o = vmsa_orders_mut(&d->member[i]);           \
+			uint64_t *o = vmsa_orders_mut(d, &d->member[i]);        \
 			if (!o)                                                 \
 				return VMSA_E_NOMEM;                            \
 			add_u64s(o, s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
@@ -348,6 +361,10 @@ static void block_unref(struct vmsa_row_block *b)
 		return;
 	for (uint32_t i = 0; i < b->used; i++)
 		row_release(&b->rows[i]);
+	for (struct part_chunk *c = b->parts, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
 	if (b->mapped)
 		vmsa_unmap_huge(b, b->mapped);
 	else
@@ -487,9 +504,37 @@ int vmsa_row_counters_add(struct vmsa_task_row *d, const struct vmsa_task_row *s
 	return 0;
 }
 
+/* bytes (a multiple of 8) of zeros from b's chunks; NULL: out of memory */
+static void *block_part(struct vmsa_row_block *b, size_t bytes)
+{
+	struct part_chunk *c = b->parts;
+	if (!c || c->size - c->used < bytes) {
+		/* about a context's counters a row, 64 KiB at most: a chunk's
+		 * unused end is lost, and a block's last chunk may be mostly that */
+		size_t size = (size_t)b->cap * sizeof(struct vmsa_counters);
+		size = size < 4096 ? 4096 : size > ((size_t)64 << 10) ? (size_t)64 << 10 : size;
+		size = size < bytes ? bytes : size;
+		c = calloc(1, sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->size = size;
+		c->next = b->parts;
+		b->parts = c;
+	}
+	void *p = (char *)c->mem + c->used;
+	c->used += bytes;
+	return p;
+}
+
+void *vmsa_row_part(struct vmsa_task_row *r, size_t bytes)
+{
+	_Static_assert(sizeof(struct vmsa_counters) % 8 == 0, "parts of 8-byte multiples");
+	return r->block ? block_part(r->block, bytes) : calloc(1, bytes);
+}
+
 struct vmsa_counters *vmsa_row_ctx_make(struct vmsa_task_row *r, int c)
 {
-	return r->ctx[c] = calloc(1, sizeof(*r->ctx[c]));
+	return r->ctx[c] = vmsa_row_part(r, sizeof(*r->ctx[c]));
 }
 
 void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp)
@@ -508,17 +553,34 @@ void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp)
 
 void vmsa_row_counters_free(struct vmsa_task_row *r)
 {
+	bool own = !r->block; /* (a block's rows' parts go with the block) */
 	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-		free(r->ctx[c]);
+		if (own)
+			free(r->ctx[c]);
 		r->ctx[c] = NULL;
 	}
 #define FREE_ORDERS(member, n)                  \
 	for (int i = 0; i < (n); i++) {         \
-		free(r->member[i]);             \
+		if (own)                        \
+			free(r->member[i]);     \
 		r->member[i] = NULL;            \
 	}
 	VMSA_ROW_ORDERS(FREE_ORDERS)
 #undef FREE_ORDERS
+}
+
+/* r's contexts' and per-order counts back to zero, where they are made */
+static void row_counters_zero(struct vmsa_task_row *r)
+{
+	for (int c = 0; c < VMSA_CTX__COUNT; c++)
+		if (r->ctx[c])
+			memset(r->ctx[c], 0, sizeof(*r->ctx[c]));
+#define ZERO_ORDERS(member, n)                                                   \
+	for (int i = 0; i < (n); i++)                                            \
+		if (r->member[i])                                                \
+			memset(r->member[i], 0, VMSA_MAX_ORDER * sizeof(uint64_t));
+	VMSA_ROW_ORDERS(ZERO_ORDERS)
+#undef ZERO_ORDERS
 }
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
@@ -873,12 +935,13 @@ static enum vmsa_ctx current_ctx(const struct task_state *t)
  * first needed) to *n; NULL for an event that says no order (-1).
  * 0 or VMSA_E_NOMEM.
  */
-static int order_counter(uint64_t **by, const struct vmsa_event *ev, uint64_t **n)
+static int order_counter(struct vmsa_task_row *r, uint64_t **by, const struct vmsa_event *ev,
+			 uint64_t **n)
 {
 	*n = NULL;
 	if (ev->order < 0)
 		return 0;
-	uint64_t *o = vmsa_orders_mut(by);
+	uint64_t *o = vmsa_orders_mut(r, by);
 	if (!o)
 		return VMSA_E_NOMEM;
 	*n = &o[ev->order];
@@ -891,7 +954,7 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	struct vmsa_task_row *r = t->row;
 	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
 	uint64_t *by_order;
-	if (!c || order_counter(&r->begins_by_order[ev->ctx], ev, &by_order))
+	if (!c || order_counter(r, &r->begins_by_order[ev->ctx], ev, &by_order))
 		return VMSA_E_NOMEM;
 	for (int i = 0; i < t->nwin; i++)
 		if (t->win[i].ctx == ev->ctx) {
@@ -945,7 +1008,7 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
 	uint64_t *by_order;
-	if (order_counter(t->awake ? &r->kswapd_rewake_by_order[0] : &r->kswapd_wake_by_order[0],
+	if (order_counter(r, t->awake ? &r->kswapd_rewake_by_order[0] : &r->kswapd_wake_by_order[0],
 			  ev, &by_order))
 		return VMSA_E_NOMEM;
 	if (!t->awake) {
@@ -1057,7 +1120,7 @@ static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 			    const struct vmsa_event *ev)
 {
 	uint64_t *by_order;
-	if (order_counter(&t->row->wakeup_by_order[0], ev, &by_order))
+	if (order_counter(t->row, &t->row->wakeup_by_order[0], ev, &by_order))
 		return VMSA_E_NOMEM;
 	t->row->wakeup_kswapd++;
 	if (by_order)
@@ -1720,7 +1783,9 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 			continue;
 		}
 		st->order[out++] = r;
-		vmsa_row_counters_free(r);
+		/* (in place: a kept row's new parts would be cut from its
+		 * block's chunks again at every restart) */
+		row_counters_zero(r);
 #define ZERO_ROW_COUNTER(member, dims) memset(&r->member, 0, sizeof(r->member));
 		VMSA_ROW_COUNTERS(ZERO_ROW_COUNTER)
 #undef ZERO_ROW_COUNTER

@@ -598,7 +598,7 @@ static uint64_t count_of(jo *o, const char *k)
 }
 
 /* Per-order counts into *by (made for the first one): 0 or VMSA_E_NOMEM */
-static int read_orders(jo *o, uint64_t **by)
+static int read_orders(jo *o, struct vmsa_task_row *r, uint64_t **by)
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return 0;
@@ -607,7 +607,7 @@ static int read_orders(jo *o, uint64_t **by)
 		char *end;
 		long i = strtol(k, &end, 10);
 		if (!*end && i >= 0 && i < VMSA_MAX_ORDER && is_int(v)) {
-			if (!vmsa_orders_mut(by))
+			if (!vmsa_orders_mut(r, by))
 				return VMSA_E_NOMEM;
 			(*by)[i] = json_object_get_uint64(v);
 		}
@@ -694,7 +694,7 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 		if (x && !vmsa_row_ctx_mut(r, windowed[i]))
 			return VMSA_E_NOMEM;
 		read_ctx(x, r->ctx[windowed[i]]);
-		if (read_orders(member(x, "reclaims_by_order"), &r->begins_by_order[windowed[i]]))
+		if (read_orders(member(x, "reclaims_by_order"), r, &r->begins_by_order[windowed[i]]))
 			return VMSA_E_NOMEM;
 	}
 	read_throttled(member(o, "throttled"), r->throttled, r->throttled_usec);
@@ -705,7 +705,7 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 			return VMSA_E_NOMEM;
 		read_ctx(x, r->ctx[VMSA_CTX_NONE]);
 		r->wakeup_kswapd = count_of(o, "wakeup_kswapd_requests");
-		if (read_orders(member(o, "wakeup_kswapd_by_order"), &r->wakeup_by_order[0]))
+		if (read_orders(member(o, "wakeup_kswapd_by_order"), r, &r->wakeup_by_order[0]))
 			return VMSA_E_NOMEM;
 		r->unmatched_begins = count_of(o, "unmatched_begins");
 		r->unmatched_ends = count_of(o, "unmatched_ends");
@@ -720,8 +720,8 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 	read_ctx(member(o, "reclaim"), k);
 	r->kswapd_wakeups = k->windows = count_of(o, "wakeups");
 	r->kswapd_rewakeups = count_of(o, "rewakeups");
-	if (read_orders(member(o, "wakeups_by_order"), &r->kswapd_wake_by_order[0]) ||
-	    read_orders(member(o, "rewakeups_by_order"), &r->kswapd_rewake_by_order[0]))
+	if (read_orders(member(o, "wakeups_by_order"), r, &r->kswapd_wake_by_order[0]) ||
+	    read_orders(member(o, "rewakeups_by_order"), r, &r->kswapd_rewake_by_order[0]))
 		return VMSA_E_NOMEM;
 	k->in_progress = count_of(o, "awake_in_progress");
 	k->in_progress_ns = count_of(o, "awake_in_progress_ns");
