@@ -8,7 +8,7 @@
 void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits)
 {
 	memset(h, 0, sizeof(*h));
-	h->sub_bits = sub_bits;
+	h->sub_bits = (uint8_t)sub_bits;
 }
 
 void vmsa_hist_release(struct vmsa_hist *h)
@@ -76,8 +76,8 @@ static int hold(struct vmsa_hist *h, size_t lo, size_t hi)
 		memcpy(b + (first - nfirst), h->buckets, h->held * sizeof(*b));
 	free(h->buckets);
 	h->buckets = b;
-	h->first = (uint32_t)nfirst;
-	h->held = (uint32_t)(nend - nfirst);
+	h->first = (uint16_t)nfirst;
+	h->held = (uint16_t)(nend - nfirst);
 	return 0;
 }
 

@@ -24,10 +24,12 @@
  * its lower bound.  Histograms with the same sub_bits merge by adding.
  */
 struct vmsa_hist {
-	unsigned sub_bits;
 	/* the buckets held: first .. first + held - 1, the others empty (a
-	 * task's stalls fill a few of its 65) */
-	uint32_t first, held;
+	 * task's stalls fill a few of its 65); a histogram has at most
+	 * (64 - 8 + 1) << 8 buckets (sub_bits <= 8, as the JSON reader holds
+	 * it), and every task row has two of these */
+	uint16_t first, held;
+	uint8_t sub_bits;
 	uint64_t count, sum, min, max;
 	uint64_t *buckets;	/* NULL until a value comes; buckets[0] is bucket first */
 };

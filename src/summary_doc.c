@@ -649,10 +649,10 @@ static void read_throttled(jo *o, uint64_t *n, uint64_t *usec)
 
 static int read_hist(jo *o, struct vmsa_hist *h, unsigned sub_bits)
 {
-	vmsa_hist_init(h, member(o, "sub_buckets_log2") ? (unsigned)count_of(o, "sub_buckets_log2")
-							  : sub_bits);
-	if (h->sub_bits > 8)
+	uint64_t bits = member(o, "sub_buckets_log2") ? count_of(o, "sub_buckets_log2") : sub_bits;
+	if (bits > 8) /* (struct vmsa_hist holds no more) */
 		return VMSA_E_CORRUPT;
+	vmsa_hist_init(h, (unsigned)bits);
 	jo *b = member(o, "buckets");
 	size_t n = b && json_object_is_type(b, json_type_array) ? json_object_array_length(b) : 0;
 	for (size_t i = 0; i < n; i++) {

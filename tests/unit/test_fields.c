@@ -185,6 +185,32 @@ static double num(const struct vmsa_doc *d, const char *path)
 	return v;
 }
 
+/* a histogram's sub_buckets_log2 past 8 is refused as corrupt, also one
+ * that a 32-bit cast would make small (2^32 + 1), not read into a smaller
+ * field */
+START_TEST(test_hist_sub_bits_bound)
+{
+	static const struct {
+		const char *bits;
+		int want;
+	} cases[] = {{"0", 0}, {"4", 0}, {"8", 0}, {"9", VMSA_E_CORRUPT},
+		     {"256", VMSA_E_CORRUPT}, {"4294967297", VMSA_E_CORRUPT}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[sizeof(doc_a) + 32];
+		const char *at = strstr(doc_a, "\"sub_buckets_log2\":0");
+		ck_assert_ptr_nonnull(at);
+		snprintf(text, sizeof(text), "%.*s\"sub_buckets_log2\":%s%s", (int)(at - doc_a), doc_a,
+			 cases[i].bits, at + strlen("\"sub_buckets_log2\":0"));
+		struct vmsa_doc *d = doc_of(text);
+		struct vmsa_summary *sum = NULL;
+		int err = vmsa_summary_from_doc(&sum, d);
+		ck_assert_msg(err == cases[i].want, "sub_buckets_log2 %s: %d", cases[i].bits, err);
+		vmsa_summary_free(sum);
+		vmsa_doc_free(d);
+	}
+}
+END_TEST
+
 START_TEST(test_merge_rules)
 {
 	struct vmsa_doc *a = doc_of(doc_a), *b = doc_of(doc_b);
@@ -398,6 +424,7 @@ Suite *fields_suite(void)
 	tcase_add_test(tc, test_table_matches_real_json);
 	tcase_add_test(tc, test_compare_rows_name_fields);
 	tcase_add_test(tc, test_merge_rules);
+	tcase_add_test(tc, test_hist_sub_bits_bound);
 	tcase_add_test(tc, test_compare_names_missing_field);
 	tcase_add_test(tc, test_table_matches_schema_docs);
 	suite_add_tcase(s, tc);
