@@ -598,7 +598,8 @@ void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *sr
 /* Adds the counters of src's contexts, VMSA_ROW_ORDERS and VMSA_ROW_COUNTERS
  * to dst's: 0, or VMSA_E_NOMEM (dst then holds part of them). */
 int vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
-/* Frees what r's counters hold (contexts, per-order counts): r counts nothing */
+/* Lets go of r's contexts and per-order counts (freed, unless they are its
+ * block's, which frees them with itself): r counts nothing */
 void vmsa_row_counters_free(struct vmsa_task_row *r);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 /* sum's rows in the order of their names, then pids (memcmp's order):
