@@ -552,7 +552,7 @@ static inline uint64_t *vmsa_orders_mut(struct vmsa_task_row *r, uint64_t **o)
  * them ahead: a row VMSA_AHEAD * 2 rows on, the parts of one VMSA_AHEAD on
  * (its lines are in the cache by then).
  */
-#define VMSA_AHEAD 8
+#define VMSA_AHEAD 16
 
 static inline void vmsa_prefetch(const void *p, size_t bytes)
 {
