@@ -324,6 +324,10 @@ int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 struct vmsa_summary {
 	struct vmsa_comms comms;
 	struct vmsa_task_row **rows;	/* sorted: comm, then pid */
+	/* the same rows in the order they were made, next to each other in
+	 * memory (what a pass over all rows in no order of its own reads);
+	 * NULL: rows[] is that order too */
+	struct vmsa_task_row **rows_made;
 	size_t nrows;
 	struct vmsa_row_block **blocks;	/* whose rows it shares, one reference each */
 	size_t nblocks;

@@ -1480,6 +1480,7 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 		if (sum->rows[i] && !sum->rows[i]->block) /* its own, not shared */
 			row_free(sum->rows[i]);
 	free(sum->rows);
+	free(sum->rows_made);
 	for (size_t i = 0; i < sum->nblocks; i++)
 		block_unref(sum->blocks[i]);
 	free(sum->blocks);
@@ -1725,6 +1726,9 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	sum->totals.tasks_folded = sum->tasks_folded;
 	if (!sum->nsources)
 		sum->totals.events_lost = st->lost;
+	if (!(sum->rows_made = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*sum->rows_made))))
+		goto nomem;
+	memcpy(sum->rows_made, sum->rows, sum->nrows * sizeof(*sum->rows));
 	if (vmsa_summary_sort_rows(sum))
 		goto nomem;
 	*out = sum;

@@ -313,13 +313,10 @@ static jo *totals_obj(const struct vmsa_summary *sum)
 	struct vmsa_task_row rows;
 	struct vmsa_row_space space;
 	vmsa_row_in(&rows, &space);
-	for (size_t i = 0; i < sum->nrows; i++) {
-		if (i + 2 * VMSA_AHEAD < sum->nrows)
-			vmsa_prefetch(sum->rows[i + 2 * VMSA_AHEAD], sizeof(**sum->rows));
-		if (i + VMSA_AHEAD < sum->nrows)
-			vmsa_prefetch_parts(&sum->comms, sum->rows[i + VMSA_AHEAD]);
-		vmsa_row_counters_add(&rows, sum->rows[i]); /* (nothing to make) */
-	}
+	/* (in the order the rows were made: next to each other in memory) */
+	struct vmsa_task_row *const *made = sum->rows_made ? sum->rows_made : sum->rows;
+	for (size_t i = 0; i < sum->nrows; i++)
+		vmsa_row_counters_add(&rows, made[i]); /* (nothing to make) */
 	const struct vmsa_task_row *all = &rows;
 	jo *o = json_object_new_object();
 	VMSA_TOTALS_FIELDS(PUT)
