@@ -159,15 +159,19 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 	return max;
 }
 
-static uint64_t hist_count(const void *ctx, size_t i)
+/* the buckets held, i from the first held: those outside are empty, and
+ * count nothing toward a rank (a task's histogram holds a few of its 65) */
+static uint64_t held_count(const void *ctx, size_t i)
 {
-	return vmsa_hist_bucket(ctx, i);
+	const struct vmsa_hist *h = ctx;
+	return h->buckets[i];
 }
 
-static uint64_t hist_hi(const void *ctx, size_t i)
+static uint64_t held_hi(const void *ctx, size_t i)
 {
+	const struct vmsa_hist *h = ctx;
 	uint64_t lo, hi;
-	vmsa_hist_bucket_bounds(ctx, i, &lo, &hi);
+	vmsa_hist_bucket_bounds(h, h->first + i, &lo, &hi);
 	return hi;
 }
 
@@ -177,7 +181,7 @@ uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 		return 0;
 	if (q <= 0)
 		return h->min;
-	struct vmsa_buckets b = {h, h->buckets ? vmsa_hist_nbuckets(h) : 0, hist_count, hist_hi};
+	struct vmsa_buckets b = {h, h->buckets ? h->held : 0, held_count, held_hi};
 	return vmsa_quantile(&b, h->count, h->min, h->max, q);
 }
 
