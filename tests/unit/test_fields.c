@@ -211,6 +211,41 @@ START_TEST(test_hist_sub_bits_bound)
 }
 END_TEST
 
+/* a summary read back sorts its rows by name, then pid, negative pids and
+ * the ends of the range included, whatever order the document has them in */
+START_TEST(test_rows_sorted_signed_pids)
+{
+	static const int32_t pids[] = {5, -7, 2147483647, 3, (-2147483647 - 1), -1, 0, 300, 256};
+	enum { N = sizeof(pids) / sizeof(pids[0]) };
+	char text[4096];
+	size_t len = (size_t)snprintf(text, sizeof(text), "%s",
+				      HEAD "\"input\":{},\"totals\":{},\"processes\":[");
+	for (int k = 0; k < 2 * N; k++) /* names "b" then "a", pids as listed */
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s{\"comm\":\"%s\",\"pid\":%d}",
+					k ? "," : "", k < N ? "b" : "a", pids[k % N]);
+	snprintf(text + len, sizeof(text) - len, "],\"kswapd\":[]}");
+	struct vmsa_doc *d = doc_of(text);
+	struct vmsa_summary *sum = NULL;
+	ck_assert_int_eq(vmsa_summary_from_doc(&sum, d), 0);
+	ck_assert_uint_eq(sum->nrows, 2 * N);
+	int32_t sorted[N];
+	memcpy(sorted, pids, sizeof(sorted));
+	for (int i = 1; i < N; i++) /* (insertion sort: a test's own order) */
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int32_t t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (size_t i = 0; i < 2 * N; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		ck_assert_str_eq(vmsa_summary_comm(sum, r, NULL), i < N ? "a" : "b");
+		ck_assert_int_eq(r->key.pid, sorted[i % N]);
+	}
+	vmsa_summary_free(sum);
+	vmsa_doc_free(d);
+}
+END_TEST
+
 START_TEST(test_merge_rules)
 {
 	struct vmsa_doc *a = doc_of(doc_a), *b = doc_of(doc_b);
@@ -425,6 +460,7 @@ Suite *fields_suite(void)
 	tcase_add_test(tc, test_compare_rows_name_fields);
 	tcase_add_test(tc, test_merge_rules);
 	tcase_add_test(tc, test_hist_sub_bits_bound);
+	tcase_add_test(tc, test_rows_sorted_signed_pids);
 	tcase_add_test(tc, test_compare_names_missing_field);
 	tcase_add_test(tc, test_table_matches_schema_docs);
 	suite_add_tcase(s, tc);
