@@ -318,8 +318,8 @@ static inline void prefetch_parts(const struct vmsa_summary *sum, const struct v
 				x == VMSA_CTX_KSWAPD ? r->kswapd_rewake_by_order[0]
 						     : r->wakeup_by_order[0]};
 	for (int i = 0; i < 2; i++)
-		for (size_t b = 0; o[i] && b < VMSA_MAX_ORDER * sizeof(uint64_t); b += 64)
-			__builtin_prefetch((const char *)o[i] + b);
+		if (o[i])
+			vmsa_prefetch(o[i], VMSA_MAX_ORDER * sizeof(uint64_t));
 }
 
 /* the throttle and shrinker table's rows (a bit besides the tables' 1u << ctx) */
