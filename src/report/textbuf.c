@@ -46,21 +46,32 @@ void vmsa_tb_name(struct vmsa_tb *t, const char *s, size_t n)
 	}
 }
 
-/* the len bytes at s right-aligned in width columns */
+/*
+ * The len <= 24 bytes at s right-aligned in width <= 40 columns, written as
+ * blocks of a fixed size (40 spaces, then 24 bytes from s: s has 24 bytes to
+ * read) into the 64 bytes of room: no call for a cell of a few bytes.  What
+ * the blocks write past the cell's end is not text yet (t->n stops short of
+ * it) and the next append writes over it.
+ */
 static void right(struct vmsa_tb *t, const char *s, size_t len, int width)
 {
 	size_t pad = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
-	char *p = vmsa_tb_room(t, pad + len); /* (width <= 40, len <= 24) */
-	memset(p, ' ', pad);
-	memcpy(p + pad, s, len);
+	if (pad + len > 40) { /* (no caller's width is; it would work all the same) */
+		vmsa_tb_spaces(t, pad);
+		vmsa_tb_bytes(t, s, len);
+		return;
+	}
+	char *p = vmsa_tb_room(t, 64);
+	memset(p, ' ', 40);
+	memcpy(p + pad, s, 24);
 	t->n += pad + len;
 }
 
 void vmsa_tb_u64(struct vmsa_tb *t, uint64_t v, int width)
 {
-	char d[20];
+	char d[44] = {0}; /* the 20 digits' room, then what right() reads on */
 	size_t i = vmsa_u64_digits(d, v);
-	right(t, d + i, sizeof(d) - i, width);
+	right(t, d + i, 20 - i, width);
 }
 
 void vmsa_tb_secs3(struct vmsa_tb *t, uint64_t ns, int width)
@@ -79,12 +90,12 @@ void vmsa_tb_secs3(struct vmsa_tb *t, uint64_t ns, int width)
 		return;
 	}
 	ms += rem > 500000;
-	char d[24];
+	char d[48] = {0}; /* 24 bytes, then what right() reads on */
 	unsigned f = (unsigned)(ms % 1000);
 	d[23] = (char)('0' + f % 10);
 	d[22] = (char)('0' + f / 10 % 10);
 	d[21] = (char)('0' + f / 100);
 	d[20] = '.';
 	size_t i = vmsa_u64_digits(d, ms / 1000);
-	right(t, d + i, sizeof(d) - i, width);
+	right(t, d + i, 24 - i, width);
 }
