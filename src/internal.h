@@ -178,9 +178,8 @@ struct vmsa_latency {
 	X(flusher_requested_pages, [VMSA_FLUSH__COUNT])
 
 /*
- * A row's per-order counts, each VMSA_MAX_ORDER counters made when the first
- * is counted (NULL: all zero; vmsa_orders() reads either): X(member, how
- * many arrays).  begins_by_order has one per windowed context.
+ * A row's per-order counts, each a vmsa_orders_t (below): X(member, how
+ * many).  begins_by_order has one per windowed context.
  */
 #define VMSA_ROW_ORDERS(X)                                          \
 	X(begins_by_order, VMSA_CTX__COUNT - 2)                     \
@@ -199,7 +198,20 @@ struct vmsa_writeback {
 };
 
 #define VMSA_ROW_MEMBER(member, dims) uint64_t member dims;
-#define VMSA_ROW_ORDER_MEMBER(member, n) uint64_t *member[n];
+/*
+ * Per-order counts in one word: 0, none counted; the low bit set, the count
+ * of a single order (the order in bits 1-5, the count from bit 6 on): what
+ * almost every task counts, and a hundred thousand short-lived tasks made
+ * as many arrays of VMSA_MAX_ORDER counters, mostly zeros; else the address
+ * of such an array, made when a second order is counted (or the count
+ * outgrows its bits).  Read with vmsa_order_count() or vmsa_orders().
+ */
+typedef uintptr_t vmsa_orders_t;
+#define VMSA_ORDERS_SHIFT 6
+#define VMSA_ORDERS_ONE_MAX (UINTPTR_MAX >> VMSA_ORDERS_SHIFT)
+_Static_assert(VMSA_MAX_ORDER <= 32, "an order in five bits");
+
+#define VMSA_ROW_ORDER_MEMBER(member, n) vmsa_orders_t member[n];
 
 struct vmsa_row_block;
 
@@ -529,11 +541,46 @@ static inline struct vmsa_counters *vmsa_row_ctx_mut(struct vmsa_task_row *r, in
 	return __builtin_expect(x != NULL, 1) ? x : vmsa_row_ctx_make(r, c);
 }
 
-/* Per-order counts (VMSA_ROW_ORDERS): zeros when none was counted */
-static inline const uint64_t *vmsa_orders(const uint64_t *o)
+/* The counters of o, when it has an array of them; else NULL */
+static inline const uint64_t *vmsa_orders_array(vmsa_orders_t o)
 {
-	static const uint64_t none[VMSA_MAX_ORDER];
-	return o ? o : none;
+	return o & 1 ? NULL : (const uint64_t *)o;
+}
+
+/* o as one count: its order and count (o has the low bit set) */
+static inline int vmsa_orders_one_order(vmsa_orders_t o)
+{
+	return (int)(o >> 1 & 31);
+}
+
+static inline uint64_t vmsa_orders_one_count(vmsa_orders_t o)
+{
+	return (uint64_t)(o >> VMSA_ORDERS_SHIFT);
+}
+
+static inline vmsa_orders_t vmsa_orders_one(int order, uint64_t n)
+{
+	return (vmsa_orders_t)n << VMSA_ORDERS_SHIFT | (vmsa_orders_t)order << 1 | 1;
+}
+
+/* The count of order in o */
+static inline uint64_t vmsa_order_count(vmsa_orders_t o, int order)
+{
+	if (o & 1)
+		return vmsa_orders_one_order(o) == order ? vmsa_orders_one_count(o) : 0;
+	return o ? ((const uint64_t *)o)[order] : 0;
+}
+
+/* o's counts as VMSA_MAX_ORDER counters: its array, or tmp filled in */
+static inline const uint64_t *vmsa_orders(vmsa_orders_t o, uint64_t tmp[VMSA_MAX_ORDER])
+{
+	const uint64_t *a = vmsa_orders_array(o);
+	if (a)
+		return a;
+	memset(tmp, 0, VMSA_MAX_ORDER * sizeof(*tmp));
+	if (o)
+		tmp[vmsa_orders_one_order(o)] = vmsa_orders_one_count(o);
+	return tmp;
 }
 
 /* bytes of zeros for a part of r (contexts' counters, per-order counts):
@@ -541,12 +588,37 @@ static inline const uint64_t *vmsa_orders(const uint64_t *o)
  * NULL: out of memory */
 void *vmsa_row_part(struct vmsa_task_row *r, size_t bytes);
 
-/* The same, to be changed (*o one of r's): made when first needed; NULL: out of memory */
-static inline uint64_t *vmsa_orders_mut(struct vmsa_task_row *r, uint64_t **o)
+/* *o (one of r's) as an array, made with what *o counts when it has none;
+ * NULL: out of memory (*o unchanged) */
+uint64_t *vmsa_orders_array_mut(struct vmsa_task_row *r, vmsa_orders_t *o);
+
+/* Adds n to the count of order in *o (one of r's): 0 or VMSA_E_NOMEM (*o
+ * unchanged) */
+int vmsa_orders_add(struct vmsa_task_row *r, vmsa_orders_t *o, int order, uint64_t n);
+/* Sets the count of order in *o to n: the same */
+int vmsa_orders_put(struct vmsa_task_row *r, vmsa_orders_t *o, int order, uint64_t n);
+
+/* Makes sure that vmsa_orders_inc(o, order) needs no memory: 0 or
+ * VMSA_E_NOMEM (*o unchanged) */
+static inline int vmsa_orders_ready(struct vmsa_task_row *r, vmsa_orders_t *o, int order)
 {
-	if (!*o)
-		*o = vmsa_row_part(r, VMSA_MAX_ORDER * sizeof(**o));
-	return *o;
+	vmsa_orders_t v = *o;
+	if (!v || !(v & 1) ||
+	    (vmsa_orders_one_order(v) == order && vmsa_orders_one_count(v) < VMSA_ORDERS_ONE_MAX))
+		return 0;
+	return vmsa_orders_array_mut(r, o) ? 0 : VMSA_E_NOMEM;
+}
+
+/* One more of order in *o (vmsa_orders_ready() said 0 for it) */
+static inline void vmsa_orders_inc(vmsa_orders_t *o, int order)
+{
+	vmsa_orders_t v = *o;
+	if (!v)
+		*o = vmsa_orders_one(order, 1);
+	else if (v & 1)
+		*o = v + ((vmsa_orders_t)1 << VMSA_ORDERS_SHIFT);
+	else
+		((uint64_t *)v)[order]++;
 }
 
 /*
@@ -575,8 +647,9 @@ static inline void vmsa_prefetch_parts(const struct vmsa_comms *comms,
 			vmsa_prefetch(r->ctx[c], sizeof(*r->ctx[c]));
 #define PREFETCH_ORDERS(member, n)                                         \
 	for (int i = 0; i < (n); i++)                                      \
-		if (r->member[i])                                          \
-			vmsa_prefetch(r->member[i], VMSA_MAX_ORDER * sizeof(uint64_t));
+		if (r->member[i] && vmsa_orders_array(r->member[i]))       \
+			vmsa_prefetch(vmsa_orders_array(r->member[i]),     \
+				      VMSA_MAX_ORDER * sizeof(uint64_t));
 	VMSA_ROW_ORDERS(PREFETCH_ORDERS)
 #undef PREFETCH_ORDERS
 	if (r->stall.buckets)

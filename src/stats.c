@@ -288,6 +288,20 @@ static void add_u64s(void *restrict d, const void *restrict s, size_t bytes)
 		dp[i] += sp[i];
 }
 
+/* Adds the per-order counts s to *d (d's): 0 or VMSA_E_NOMEM */
+static int add_orders(struct vmsa_task_row *d, vmsa_orders_t *o, vmsa_orders_t s)
+{
+	if (!s)
+		return 0;
+	if (s & 1)
+		return vmsa_orders_add(d, o, vmsa_orders_one_order(s), vmsa_orders_one_count(s));
+	uint64_t *a = vmsa_orders_array_mut(d, o);
+	if (!a)
+		return VMSA_E_NOMEM;
+	add_u64s(a, vmsa_orders_array(s), VMSA_MAX_ORDER * sizeof(uint64_t));
+	return 0;
+}
+
 /* Adds s's contexts' and per-order counts to d's (made where d has none) */
 static int add_made(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
@@ -300,12 +314,8 @@ static int add_made(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 		}
 #define ADD_ORDERS(member, n)                                                   \
 	for (int i = 0; i < (n); i++)                                           \
-		if (s->member[i]) {                                             \
-			uint64_t *o = vmsa_orders_mut(d, &d->member[i]);        \
-			if (!o)                                                 \
-				return VMSA_E_NOMEM;                            \
-			add_u64s(o, s->member[i], VMSA_MAX_ORDER * sizeof(uint64_t)); \
-		}
+		if (add_orders(d, &d->member[i], s->member[i]))                 \
+			return VMSA_E_NOMEM;
 	VMSA_ROW_ORDERS(ADD_ORDERS)
 #undef ADD_ORDERS
 	return 0;
@@ -532,6 +542,59 @@ void *vmsa_row_part(struct vmsa_task_row *r, size_t bytes)
 	return r->block ? block_part(r->block, bytes) : calloc(1, bytes);
 }
 
+uint64_t *vmsa_orders_array_mut(struct vmsa_task_row *r, vmsa_orders_t *o)
+{
+	vmsa_orders_t v = *o;
+	if (v && !(v & 1))
+		return (uint64_t *)v;
+	uint64_t *a = vmsa_row_part(r, VMSA_MAX_ORDER * sizeof(*a));
+	if (!a)
+		return NULL;
+	if (v)
+		a[vmsa_orders_one_order(v)] = vmsa_orders_one_count(v);
+	*o = (vmsa_orders_t)a;
+	return a;
+}
+
+int vmsa_orders_add(struct vmsa_task_row *r, vmsa_orders_t *o, int order, uint64_t n)
+{
+	vmsa_orders_t v = *o;
+	if (!n)
+		return 0;
+	if (!v && n <= VMSA_ORDERS_ONE_MAX) {
+		*o = vmsa_orders_one(order, n);
+		return 0;
+	}
+	if ((v & 1) && vmsa_orders_one_order(v) == order &&
+	    vmsa_orders_one_count(v) <= VMSA_ORDERS_ONE_MAX - n) {
+		*o = vmsa_orders_one(order, vmsa_orders_one_count(v) + n);
+		return 0;
+	}
+	uint64_t *a = vmsa_orders_array_mut(r, o);
+	if (!a)
+		return VMSA_E_NOMEM;
+	a[order] += n;
+	return 0;
+}
+
+int vmsa_orders_put(struct vmsa_task_row *r, vmsa_orders_t *o, int order, uint64_t n)
+{
+	vmsa_orders_t v = *o;
+	if (!v || ((v & 1) && vmsa_orders_one_order(v) == order)) {
+		if (n <= VMSA_ORDERS_ONE_MAX) {
+			*o = n ? vmsa_orders_one(order, n) : 0;
+			return 0;
+		}
+	} else if ((v & 1) && !n) {
+		return 0; /* (another order's count; this one's is 0) */
+	}
+	uint64_t *a = vmsa_orders_array_mut(r, o);
+	if (!a)
+		return VMSA_E_NOMEM;
+	a[order] = n;
+	return 0;
+}
+
 struct vmsa_counters *vmsa_row_ctx_make(struct vmsa_task_row *r, int c)
 {
 	return r->ctx[c] = vmsa_row_part(r, sizeof(*r->ctx[c]));
@@ -546,7 +609,7 @@ void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp)
 	size_t next = 0;
 #define SPACE_ORDERS(member, n)         \
 	for (int i = 0; i < (n); i++)   \
-		r->member[i] = sp->orders[next++];
+		r->member[i] = (vmsa_orders_t)sp->orders[next++];
 	VMSA_ROW_ORDERS(SPACE_ORDERS)
 #undef SPACE_ORDERS
 }
@@ -559,11 +622,11 @@ void vmsa_row_counters_free(struct vmsa_task_row *r)
 			free(r->ctx[c]);
 		r->ctx[c] = NULL;
 	}
-#define FREE_ORDERS(member, n)                  \
-	for (int i = 0; i < (n); i++) {         \
-		if (own)                        \
-			free(r->member[i]);     \
-		r->member[i] = NULL;            \
+#define FREE_ORDERS(member, n)                                          \
+	for (int i = 0; i < (n); i++) {                                 \
+		if (own)                                                \
+			free((void *)vmsa_orders_array(r->member[i]));  \
+		r->member[i] = 0;                                       \
 	}
 	VMSA_ROW_ORDERS(FREE_ORDERS)
 #undef FREE_ORDERS
@@ -576,9 +639,12 @@ static void row_counters_zero(struct vmsa_task_row *r)
 		if (r->ctx[c])
 			memset(r->ctx[c], 0, sizeof(*r->ctx[c]));
 #define ZERO_ORDERS(member, n)                                                   \
-	for (int i = 0; i < (n); i++)                                            \
-		if (r->member[i])                                                \
-			memset(r->member[i], 0, VMSA_MAX_ORDER * sizeof(uint64_t));
+	for (int i = 0; i < (n); i++) {                                          \
+		if (r->member[i] & 1)                                            \
+			r->member[i] = 0;                                        \
+		else if (r->member[i])                                           \
+			memset((void *)r->member[i], 0, VMSA_MAX_ORDER * sizeof(uint64_t)); \
+	}
 	VMSA_ROW_ORDERS(ZERO_ORDERS)
 #undef ZERO_ORDERS
 }
@@ -930,22 +996,19 @@ static enum vmsa_ctx current_ctx(const struct task_state *t)
 	return t->is_kswapd ? VMSA_CTX_KSWAPD : VMSA_CTX_NONE;
 }
 
-/*
- * The counter of the event's order in the per-order counts *by (made when
- * first needed) to *n; NULL for an event that says no order (-1).
- * 0 or VMSA_E_NOMEM.
- */
-static int order_counter(struct vmsa_task_row *r, uint64_t **by, const struct vmsa_event *ev,
-			 uint64_t **n)
+/* Makes sure that the event's order (if it says one) can be counted in *by
+ * without memory: 0 or VMSA_E_NOMEM */
+static inline int order_ready(struct vmsa_task_row *r, vmsa_orders_t *by,
+			      const struct vmsa_event *ev)
 {
-	*n = NULL;
-	if (ev->order < 0)
-		return 0;
-	uint64_t *o = vmsa_orders_mut(r, by);
-	if (!o)
-		return VMSA_E_NOMEM;
-	*n = &o[ev->order];
-	return 0;
+	return ev->order < 0 ? 0 : vmsa_orders_ready(r, by, ev->order);
+}
+
+/* Counts the event's order in *by (order_ready() said 0) */
+static inline void order_count(vmsa_orders_t *by, const struct vmsa_event *ev)
+{
+	if (ev->order >= 0)
+		vmsa_orders_inc(by, ev->order);
 }
 
 static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
@@ -953,8 +1016,8 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 {
 	struct vmsa_task_row *r = t->row;
 	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
-	uint64_t *by_order;
-	if (!c || order_counter(r, &r->begins_by_order[ev->ctx], ev, &by_order))
+	vmsa_orders_t *by_order = &r->begins_by_order[ev->ctx];
+	if (!c || order_ready(r, by_order, ev))
 		return VMSA_E_NOMEM;
 	for (int i = 0; i < t->nwin; i++)
 		if (t->win[i].ctx == ev->ctx) {
@@ -969,8 +1032,7 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].priority = -1;
 	t->nwin++;
 	c->windows++;
-	if (by_order)
-		(*by_order)++;
+	order_count(by_order, ev);
 	return 0;
 }
 
@@ -1007,9 +1069,9 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 	t->is_kswapd = r->is_kswapd = true;
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
-	uint64_t *by_order;
-	if (order_counter(r, t->awake ? &r->kswapd_rewake_by_order[0] : &r->kswapd_wake_by_order[0],
-			  ev, &by_order))
+	vmsa_orders_t *by_order =
+		t->awake ? &r->kswapd_rewake_by_order[0] : &r->kswapd_wake_by_order[0];
+	if (order_ready(r, by_order, ev))
 		return VMSA_E_NOMEM;
 	if (!t->awake) {
 		struct vmsa_counters *c = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
@@ -1022,8 +1084,7 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 	} else {
 		r->kswapd_rewakeups++;
 	}
-	if (by_order)
-		(*by_order)++;
+	order_count(by_order, ev);
 	t->kswapd_order = ev->order;
 	return 0;
 }
@@ -1119,12 +1180,11 @@ static inline struct vmsa_counters *ctx_counters(struct task_state *t)
 static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			    const struct vmsa_event *ev)
 {
-	uint64_t *by_order;
-	if (order_counter(t->row, &t->row->wakeup_by_order[0], ev, &by_order))
+	vmsa_orders_t *by_order = &t->row->wakeup_by_order[0];
+	if (order_ready(t->row, by_order, ev))
 		return VMSA_E_NOMEM;
 	t->row->wakeup_kswapd++;
-	if (by_order)
-		(*by_order)++;
+	order_count(by_order, ev);
 	return 0;
 }
 

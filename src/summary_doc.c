@@ -598,7 +598,7 @@ static uint64_t count_of(jo *o, const char *k)
 }
 
 /* Per-order counts into *by (made for the first one): 0 or VMSA_E_NOMEM */
-static int read_orders(jo *o, struct vmsa_task_row *r, uint64_t **by)
+static int read_orders(jo *o, struct vmsa_task_row *r, vmsa_orders_t *by)
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return 0;
@@ -606,11 +606,9 @@ static int read_orders(jo *o, struct vmsa_task_row *r, uint64_t **by)
 	{
 		char *end;
 		long i = strtol(k, &end, 10);
-		if (!*end && i >= 0 && i < VMSA_MAX_ORDER && is_int(v)) {
-			if (!vmsa_orders_mut(r, by))
-				return VMSA_E_NOMEM;
-			(*by)[i] = json_object_get_uint64(v);
-		}
+		if (!*end && i >= 0 && i < VMSA_MAX_ORDER && is_int(v) &&
+		    vmsa_orders_put(r, by, (int)i, json_object_get_uint64(v)))
+			return VMSA_E_NOMEM;
 	}
 	return 0;
 }

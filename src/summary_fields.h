@@ -156,7 +156,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VMSA_CTX_ORDER_FIELDS(X)                                                         \
 	X("reclaims_by_order", VF_ORDERS,                                                  \
 	  "begins per allocation order (`\"0\"`..`\"20\"`, only non-zero)",               \
-	  orders(vmsa_orders(r->begins_by_order[x])))
+	  orders(r->begins_by_order[x]))
 
 /* one throttle reason b of counts n and microseconds usec */
 #define VMSA_THROTTLE_ONE_FIELDS(X)                                            \
@@ -210,7 +210,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  ctx_obj(vmsa_row_ctx(r, VMSA_CTX_NONE), kn, false))                                   \
 	X("wakeup_kswapd_requests", VF_SUM(COUNT), "mm_vmscan_wakeup_kswapd events",      \
 	  u64(r->wakeup_kswapd))                                                          \
-	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(r->wakeup_by_order[0]))) \
+	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(r->wakeup_by_order[0])) \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(r->throttled, r->throttled_usec))                                  \
 	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
@@ -225,10 +225,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
 	  u64(r->kswapd_wakeups))                                                         \
-	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(r->kswapd_wake_by_order[0]))) \
+	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(r->kswapd_wake_by_order[0])) \
 	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(r->kswapd_rewakeups))      \
 	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
-	  orders(vmsa_orders(r->kswapd_rewake_by_order[0])))                                              \
+	  orders(r->kswapd_rewake_by_order[0]))                                              \
 	X("awake_in_progress", VF_SUM(COUNT), "awake at the end of input (0 or 1)",        \
 	  u64(vmsa_row_ctx(r, VMSA_CTX_KSWAPD)->in_progress))                                        \
 	X("awake_in_progress_ns", VF_SUM(NS), "the time awake so far",                    \
@@ -257,10 +257,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VMSA_KSWAPD_TOTALS_FIELDS(X)                                                    \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke a kswapd",     \
 	  u64(t->kswapd_wakeups))                                                         \
-	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(all->kswapd_wake_by_order[0]))) \
+	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(all->kswapd_wake_by_order[0])) \
 	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(t->kswapd_rewakeups))      \
 	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
-	  orders(vmsa_orders(all->kswapd_rewake_by_order[0])))                                            \
+	  orders(all->kswapd_rewake_by_order[0]))                                            \
 	X("awake_ns", VF_SUM(NS), "time awake, wake to sleep",                            \
 	  u64(vmsa_row_ctx(all, VMSA_CTX_KSWAPD)->latency_ns))                                      \
 	X("awake_in_progress", VF_SUM(COUNT), "kswapd threads awake at the end of input", \
@@ -280,7 +280,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  ctx_obj(vmsa_row_ctx(all, VMSA_CTX_NONE), kn, false))                                 \
 	X("wakeup_kswapd_requests", VF_SUM(COUNT), "all mm_vmscan_wakeup_kswapd events, from any task", \
 	  u64(t->wakeup_kswapd))                                                          \
-	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(vmsa_orders(all->wakeup_by_order[0]))) \
+	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(all->wakeup_by_order[0])) \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(t->throttled, t->throttled_usec))                                  \
 	X("flusher_wakeups", VF_OBJ(flusher),                                             \

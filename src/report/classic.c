@@ -75,28 +75,37 @@ static void pad_label(const struct vmsa_summary *sum, const struct vmsa_task_row
 		fputc(' ', f);
 }
 
-/* "      tag-order=count " for each order counted (NULL: none) */
-static void orders(struct vmsa_tb *t, const char *tag, const uint64_t *by)
+/* "tag-order=count " */
+static void order_cell(struct vmsa_tb *t, const char *tag, size_t tlen, int order, uint64_t n)
+{
+	vmsa_tb_bytes(t, tag, tlen);
+	vmsa_tb_char(t, '-');
+	vmsa_tb_u64(t, (uint64_t)order, 0);
+	vmsa_tb_char(t, '=');
+	vmsa_tb_u64(t, n, 0);
+	vmsa_tb_char(t, ' ');
+}
+
+/* "      tag-order=count " for each order counted in by */
+static void orders(struct vmsa_tb *t, const char *tag, vmsa_orders_t by)
 {
 	if (!by)
 		return;
-	bool any = false;
+	size_t tlen = strlen(tag);
+	if (by & 1) {
+		vmsa_tb_bytes(t, "      ", 6);
+		order_cell(t, tag, tlen, vmsa_orders_one_order(by), vmsa_orders_one_count(by));
+		return;
+	}
+	const uint64_t *a = vmsa_orders_array(by);
+	uint32_t set = 0; /* bit o: a[o] is not 0 */
 	for (int o = 0; o < VMSA_MAX_ORDER; o++)
-		any |= by[o] != 0;
-	if (!any)
+		set |= (uint32_t)(a[o] != 0) << o;
+	if (!set)
 		return;
 	vmsa_tb_bytes(t, "      ", 6);
-	size_t tlen = strlen(tag);
-	for (int o = 0; o < VMSA_MAX_ORDER; o++) {
-		if (!by[o])
-			continue;
-		vmsa_tb_bytes(t, tag, tlen);
-		vmsa_tb_char(t, '-');
-		vmsa_tb_u64(t, (uint64_t)o, 0);
-		vmsa_tb_char(t, '=');
-		vmsa_tb_u64(t, by[o], 0);
-		vmsa_tb_char(t, ' ');
-	}
+	for (; set; set &= set - 1)
+		order_cell(t, tag, tlen, __builtin_ctz(set), a[__builtin_ctz(set)]);
 }
 
 /* "label:<tabs to column 40>value" as the Perl script aligned it */
@@ -313,13 +322,13 @@ static inline void prefetch_parts(const struct vmsa_summary *sum, const struct v
 	__builtin_prefetch(sum->comms.by_id[r->key.comm_id]);
 	if (r->ctx[x])
 		__builtin_prefetch(r->ctx[x]);
-	const uint64_t *o[2] = {x == VMSA_CTX_KSWAPD ? r->kswapd_wake_by_order[0]
-						     : r->begins_by_order[x],
-				x == VMSA_CTX_KSWAPD ? r->kswapd_rewake_by_order[0]
-						     : r->wakeup_by_order[0]};
+	vmsa_orders_t o[2] = {x == VMSA_CTX_KSWAPD ? r->kswapd_wake_by_order[0]
+						   : r->begins_by_order[x],
+			      x == VMSA_CTX_KSWAPD ? r->kswapd_rewake_by_order[0]
+						   : r->wakeup_by_order[0]};
 	for (int i = 0; i < 2; i++)
-		if (o[i])
-			vmsa_prefetch(o[i], VMSA_MAX_ORDER * sizeof(uint64_t));
+		if (o[i] && vmsa_orders_array(o[i]))
+			vmsa_prefetch(vmsa_orders_array(o[i]), VMSA_MAX_ORDER * sizeof(uint64_t));
 }
 
 /* the throttle and shrinker table's rows (a bit besides the tables' 1u << ctx) */

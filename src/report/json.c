@@ -73,8 +73,10 @@ static jo *hist_obj(const struct vmsa_hist *h)
 	return o;
 }
 
-static jo *orders(const uint64_t *v)
+static jo *orders(vmsa_orders_t by)
 {
+	uint64_t tmp[VMSA_MAX_ORDER];
+	const uint64_t *v = vmsa_orders(by, tmp);
 	jo *o = json_object_new_object();
 	for (int i = 0; i < VMSA_MAX_ORDER; i++)
 		if (v[i]) {

@@ -25,7 +25,7 @@ enum jv_kind {
 	JV_CTX,		/* a: counters, x: windowed */
 	JV_CTX_ORDER,	/* a: row, x: context */
 	JV_WRITES,	/* a: counters */
-	JV_ORDERS,	/* a: uint64_t[VMSA_MAX_ORDER] */
+	JV_ORDERS,	/* u: vmsa_orders_t */
 	JV_THROTTLE,	/* a: counts, b: usec */
 	JV_HIST,	/* a: histogram */
 	JV_BUCKETS,	/* a: histogram */
@@ -253,9 +253,9 @@ static jv writes_obj(const struct vmsa_counters *c, struct vmsa_known kn)
 	return (jv){.kind = JV_WRITES, .a = c, .kn = kn};
 }
 
-static jv orders(const uint64_t *v)
+static jv orders(vmsa_orders_t v)
 {
-	return (jv){.kind = JV_ORDERS, .a = v};
+	return (jv){.kind = JV_ORDERS, .u = v};
 }
 
 static jv throttle_obj(const uint64_t *n, const uint64_t *usec)
@@ -386,7 +386,8 @@ static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, en
 	/* (the blank object is the same for every windowed context: its
 	 * per-order counts are "{}") */
 	const struct vmsa_counters *c = vmsa_row_ctx(r, x);
-	const uint64_t *o = vmsa_orders(r->begins_by_order[x]);
+	uint64_t tmp[VMSA_MAX_ORDER];
+	const uint64_t *o = vmsa_orders(r->begins_by_order[x], tmp);
 	struct vmsa_jw_blank *b = 0;
 	if (all_zero(c, sizeof(*c)) && all_zero(o, VMSA_MAX_ORDER * sizeof(*o)))
 		b = blank_of(w, 2, kn);
@@ -422,8 +423,10 @@ static void write_writes(struct vmsa_jw *w, const struct vmsa_counters *c, struc
 	EMIT(w, "}");
 }
 
-static void write_orders(struct vmsa_jw *w, const uint64_t *v)
+static void write_orders(struct vmsa_jw *w, vmsa_orders_t by)
 {
+	uint64_t tmp[VMSA_MAX_ORDER];
+	const uint64_t *v = vmsa_orders(by, tmp);
 	EMIT(w, "{");
 	bool first = true;
 	for (int i = 0; i < VMSA_MAX_ORDER; i++)
@@ -506,7 +509,7 @@ static void put_value(struct vmsa_jw *w, jv v)
 		write_writes(w, v.a, v.kn);
 		break;
 	case JV_ORDERS:
-		write_orders(w, v.a);
+		write_orders(w, (vmsa_orders_t)v.u);
 		break;
 	case JV_THROTTLE:
 		write_throttle(w, v.a, v.b);

@@ -12,7 +12,7 @@ START_TEST(test_names)
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->latency_ns, 1000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->scanned_file, 32);
 	const struct vmsa_task_row *w = row(&r, "Web Content", 4113);
-	ck_assert_uint_eq(vmsa_orders(w->begins_by_order[VMSA_CTX_DIRECT])[2], 1);
+	ck_assert_uint_eq(vmsa_order_count(w->begins_by_order[VMSA_CTX_DIRECT], 2), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->latency_ns, 3000000);
 	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->scanned_anon, 20);
 	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->write[0][0], 1);
@@ -39,7 +39,7 @@ START_TEST(test_lost_unmatched)
 	ck_assert_uint_eq(k0->kswapd_sleep_without_wake, 1);
 	ck_assert_uint_eq(k0->kswapd_wakeups, 1);
 	ck_assert_uint_eq(k0->kswapd_rewakeups, 1);
-	ck_assert_uint_eq(vmsa_orders(k0->kswapd_rewake_by_order[0])[2], 1);
+	ck_assert_uint_eq(vmsa_order_count(k0->kswapd_rewake_by_order[0], 2), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k0, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k1, VMSA_CTX_KSWAPD)->in_progress, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k1, VMSA_CTX_KSWAPD)->in_progress_ns, 8000000);
@@ -138,7 +138,7 @@ START_TEST(test_perf_script_bare)
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 3000000);
 	for (int o = 0; o < VMSA_MAX_ORDER; o++)
-		ck_assert_uint_eq(vmsa_orders(j->begins_by_order[VMSA_CTX_DIRECT])[o], 0);
+		ck_assert_uint_eq(vmsa_order_count(j->begins_by_order[VMSA_CTX_DIRECT], o), 0);
 	ck_assert_uint_eq(row(&r, "kworker/2:1", 212)->wakeup_kswapd, 1);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
@@ -157,7 +157,7 @@ START_TEST(test_cut_comm)
 	ck_assert_uint_eq(r.sum->nrows, 2);
 	const struct vmsa_task_row *j = row(&r, "java", 2113), *k = row(&r, "<...>", 45);
 	ck_assert_uint_eq(j->wakeup_kswapd, 1);
-	ck_assert_uint_eq(vmsa_orders(j->begins_by_order[VMSA_CTX_DIRECT])[3], 1);
+	ck_assert_uint_eq(vmsa_order_count(j->begins_by_order[VMSA_CTX_DIRECT], 3), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 4000000);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
@@ -258,12 +258,12 @@ START_TEST(test_unwrap)
 	/* what the lines said whole */
 	const struct vmsa_task_row *j = row(&r, "java", 3101), *k = row(&r, "kswapd0", 45);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
-	ck_assert_uint_eq(vmsa_orders(j->begins_by_order[VMSA_CTX_DIRECT])[0], 1);
+	ck_assert_uint_eq(vmsa_order_count(j->begins_by_order[VMSA_CTX_DIRECT], 0), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 2000000);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->end_nr_reclaimed, 32);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->write[1][0], 1);
-	ck_assert_uint_eq(vmsa_orders(k->kswapd_wake_by_order[0])[0], 1);
+	ck_assert_uint_eq(vmsa_order_count(k->kswapd_wake_by_order[0], 0), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 3000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 64);
 	vmsa_summary_free(r.sum);

@@ -101,7 +101,7 @@ START_TEST(test_unmatched_and_in_progress)
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->latency_ns, 2000000);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress_ns, 1000000000ull);
-	ck_assert_uint_eq(vmsa_orders(a->begins_by_order[VMSA_CTX_DIRECT])[2], 1);
+	ck_assert_uint_eq(vmsa_order_count(a->begins_by_order[VMSA_CTX_DIRECT], 2), 1);
 	ck_assert_uint_eq(r.sum->stall_hist.count, 1);
 	vmsa_summary_free(r.sum);
 }
@@ -169,8 +169,8 @@ START_TEST(test_kswapd_rewake_and_stray_sleep)
 	const struct vmsa_task_row *k = row(&r, "kswapd0", 2);
 	ck_assert_uint_eq(k->kswapd_wakeups, 1);
 	ck_assert_uint_eq(k->kswapd_rewakeups, 1);
-	ck_assert_uint_eq(vmsa_orders(k->kswapd_wake_by_order[0])[0], 1);
-	ck_assert_uint_eq(vmsa_orders(k->kswapd_rewake_by_order[0])[3], 1);
+	ck_assert_uint_eq(vmsa_order_count(k->kswapd_wake_by_order[0], 0), 1);
+	ck_assert_uint_eq(vmsa_order_count(k->kswapd_rewake_by_order[0], 3), 1);
 	ck_assert_uint_eq(k->kswapd_sleep_without_wake, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 4000000);
 	ck_assert_uint_eq(k->nlat, 1);
@@ -192,8 +192,8 @@ START_TEST(test_ignore_pid_merges_by_name)
 	const struct vmsa_task_row *d = row(&r, "dd", -1);
 	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->windows, 2);
 	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->latency_ns, 3000000);
-	ck_assert_uint_eq(vmsa_orders(d->begins_by_order[VMSA_CTX_DIRECT])[0], 1);
-	ck_assert_uint_eq(vmsa_orders(d->begins_by_order[VMSA_CTX_DIRECT])[1], 1);
+	ck_assert_uint_eq(vmsa_order_count(d->begins_by_order[VMSA_CTX_DIRECT], 0), 1);
+	ck_assert_uint_eq(vmsa_order_count(d->begins_by_order[VMSA_CTX_DIRECT], 1), 1);
 	vmsa_summary_free(r.sum);
 }
 END_TEST
@@ -569,6 +569,103 @@ START_TEST(test_json_rows_as_json_c_writes_them)
 }
 END_TEST
 
+/* ---- per-order counts in one word ----------------------------------- */
+
+/* o's counts, each order's against want[] */
+static void orders_are(vmsa_orders_t o, const uint64_t want[VMSA_MAX_ORDER])
+{
+	uint64_t tmp[VMSA_MAX_ORDER];
+	const uint64_t *a = vmsa_orders(o, tmp);
+	for (int i = 0; i < VMSA_MAX_ORDER; i++) {
+		ck_assert_uint_eq(vmsa_order_count(o, i), want[i]);
+		ck_assert_uint_eq(a[i], want[i]);
+	}
+}
+
+START_TEST(test_orders_one_word_then_array)
+{
+	struct vmsa_task_row r = {0}, s = {0}; /* rows of no block: parts allocated */
+	uint64_t want[VMSA_MAX_ORDER] = {0};
+	vmsa_orders_t *o = &r.wakeup_by_order[0];
+
+	/* one order: a count in the word */
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(vmsa_orders_ready(&r, o, 20), 0);
+		vmsa_orders_inc(o, 20);
+	}
+	want[20] = 5;
+	ck_assert(*o & 1);
+	orders_are(*o, want);
+
+	/* up to the word's largest count, then the array */
+	ck_assert_int_eq(vmsa_orders_add(&r, o, 20, VMSA_ORDERS_ONE_MAX - 5), 0);
+	ck_assert(*o & 1);
+	want[20] = VMSA_ORDERS_ONE_MAX;
+	orders_are(*o, want);
+	ck_assert_int_eq(vmsa_orders_ready(&r, o, 20), 0);
+	ck_assert_ptr_nonnull(vmsa_orders_array(*o));
+	vmsa_orders_inc(o, 20);
+	want[20] = (uint64_t)VMSA_ORDERS_ONE_MAX + 1;
+	orders_are(*o, want);
+
+	/* a second order: the array, holding the first */
+	vmsa_orders_t *b = &r.begins_by_order[VMSA_CTX_DIRECT];
+	uint64_t wb[VMSA_MAX_ORDER] = {0};
+	ck_assert_int_eq(vmsa_orders_add(&r, b, 0, 3), 0);
+	ck_assert_int_eq(vmsa_orders_ready(&r, b, 0), 0);
+	ck_assert(*b & 1);
+	ck_assert_int_eq(vmsa_orders_ready(&r, b, 4), 0);
+	ck_assert_ptr_nonnull(vmsa_orders_array(*b));
+	vmsa_orders_inc(b, 4);
+	wb[0] = 3;
+	wb[4] = 1;
+	orders_are(*b, wb);
+
+	/* set (as a JSON summary is read): 0 of the order held is none; 0 of
+	 * another changes nothing; a count of another, the array */
+	vmsa_orders_t *k = &r.kswapd_wake_by_order[0];
+	uint64_t wk[VMSA_MAX_ORDER] = {0};
+	ck_assert_int_eq(vmsa_orders_put(&r, k, 2, 7), 0);
+	ck_assert_int_eq(vmsa_orders_put(&r, k, 2, 0), 0);
+	ck_assert_uint_eq(*k, 0);
+	ck_assert_int_eq(vmsa_orders_put(&r, k, 2, 7), 0);
+	ck_assert_int_eq(vmsa_orders_put(&r, k, 5, 0), 0);
+	ck_assert(*k & 1);
+	ck_assert_int_eq(vmsa_orders_put(&r, k, 5, 9), 0);
+	wk[2] = 7;
+	wk[5] = 9;
+	orders_are(*k, wk);
+
+	/* rows added up: one word to one word of the same order stays one;
+	 * of another order, an array; an array to none, a copy */
+	vmsa_orders_t *rw = &r.kswapd_rewake_by_order[0];
+	uint64_t wr[VMSA_MAX_ORDER] = {0};
+	ck_assert_int_eq(vmsa_orders_add(&r, rw, 1, 6), 0);
+	ck_assert_int_eq(vmsa_orders_add(&s, &s.kswapd_rewake_by_order[0], 1, 4), 0);
+	ck_assert_int_eq(vmsa_orders_add(&s, &s.begins_by_order[VMSA_CTX_DIRECT], 9, 2), 0);
+	ck_assert_int_eq(vmsa_orders_add(&s, &s.wakeup_by_order[0], 3, 1), 0);
+	ck_assert_int_eq(vmsa_orders_add(&s, &s.wakeup_by_order[0], 7, 1), 0);
+	struct vmsa_task_row d = {0};
+	ck_assert_int_eq(vmsa_row_counters_add(&r, &s), 0);
+	ck_assert_int_eq(vmsa_row_counters_add(&d, &s), 0);
+	wr[1] = 10;
+	ck_assert(*rw & 1);
+	orders_are(*rw, wr);
+	wb[9] = 2;
+	orders_are(*b, wb);
+	want[3] = want[7] = 1;
+	orders_are(*o, want);
+	uint64_t wd[VMSA_MAX_ORDER] = {0};
+	wd[3] = wd[7] = 1;
+	orders_are(d.wakeup_by_order[0], wd);
+	ck_assert(vmsa_orders_array(d.wakeup_by_order[0]) != vmsa_orders_array(s.wakeup_by_order[0]));
+
+	vmsa_row_counters_free(&r);
+	vmsa_row_counters_free(&s);
+	vmsa_row_counters_free(&d);
+}
+END_TEST
+
 Suite *stats_suite(void);
 Suite *stats_suite(void)
 {
@@ -588,6 +685,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_stats_reject_invalid_events);
 	tcase_add_test(tc, test_many_tasks_across_chunks);
 	tcase_add_test(tc, test_rows_in_name_then_pid_order);
+	tcase_add_test(tc, test_orders_one_word_then_array);
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	suite_add_tcase(s, tc);
