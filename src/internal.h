@@ -260,6 +260,8 @@ struct vmsa_comms {
 	struct vmsa_comm *by_name;
 	struct vmsa_comm **by_id;
 	uint32_t n, cap;
+	uint32_t last; /* the id interned last: asked first (short-lived tasks
+			* of one name ask for the same name over and over) */
 };
 
 int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32_t *id);

@@ -196,10 +196,14 @@ struct vmsa_stats {
 
 int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32_t *id)
 {
-	struct vmsa_comm *e;
+	struct vmsa_comm *e = c->last < c->n ? c->by_id[c->last] : NULL;
+	if (e && e->len == len && memcmp(e->name, name, len) == 0) {
+		*id = e->id;
+		return 0;
+	}
 	HASH_FIND(hh, c->by_name, name, len, e);
 	if (e) {
-		*id = e->id;
+		*id = c->last = e->id;
 		return 0;
 	}
 	if (c->n == c->cap) {
@@ -224,7 +228,7 @@ int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32
 	e->id = c->n;
 	c->by_id[c->n++] = e;
 	HASH_ADD_KEYPTR(hh, c->by_name, e->name, e->len, e);
-	*id = e->id;
+	*id = c->last = e->id;
 	return 0;
 }
 
