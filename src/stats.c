@@ -66,7 +66,8 @@ static inline size_t pid_home(const struct pid_table *pt, int32_t pid)
 	return (size_t)(((uint32_t)pid * 2654435769u) >> (32 - pt->bits));
 }
 
-static struct task_state *pids_find(const struct pid_table *pt, int32_t pid)
+/* The slot of pid, or NULL */
+static struct pid_slot *pids_slot(const struct pid_table *pt, int32_t pid)
 {
 	if (!pt->slot)
 		return NULL;
@@ -75,17 +76,18 @@ static struct task_state *pids_find(const struct pid_table *pt, int32_t pid)
 		if (!pt->slot[i].t)
 			return NULL;
 		if (pt->slot[i].pid == pid)
-			return pt->slot[i].t;
+			return &pt->slot[i];
 	}
 }
 
-static void pids_put(struct pid_table *pt, struct task_state *t)
+/* (the pid is the slot's: a table that grows reads no task state) */
+static void pids_put(struct pid_table *pt, int32_t pid, struct task_state *t)
 {
 	size_t mask = ((size_t)1 << pt->bits) - 1;
-	size_t i = pid_home(pt, t->pid);
+	size_t i = pid_home(pt, pid);
 	while (pt->slot[i].t)
 		i = (i + 1) & mask;
-	pt->slot[i].pid = t->pid;
+	pt->slot[i].pid = pid;
 	pt->slot[i].t = t;
 	pt->n++;
 }
@@ -101,11 +103,11 @@ static int pids_add(struct pid_table *pt, struct task_state *t)
 			return VMSA_E_NOMEM;
 		for (size_t i = 0; pt->slot && i < ((size_t)1 << pt->bits); i++)
 			if (pt->slot[i].t)
-				pids_put(&bigger, pt->slot[i].t);
+				pids_put(&bigger, pt->slot[i].pid, pt->slot[i].t);
 		free(pt->slot);
 		*pt = bigger;
 	}
-	pids_put(pt, t);
+	pids_put(pt, t->pid, t);
 	return 0;
 }
 
@@ -174,6 +176,16 @@ struct vmsa_stats {
 	struct task_state *last_task;	/* consecutive events often share a task */
 	char **task_chunks;		/* where task states live */
 	size_t ntask_chunks, task_chunks_cap, chunk_used;
+	/*
+	 * A task folded into "(other tasks)" with nothing open (no window,
+	 * not awake, no writeback pass) keeps no state of its own: its pid's
+	 * slot points at folded_idle, and its next event takes a state from
+	 * idle_states (given back ones) again, folded.  A million short-lived
+	 * tasks past --max-tasks held a million states of 128 bytes.
+	 */
+	struct task_state folded_idle;
+	struct task_state **idle_states;
+	size_t nidle, idle_cap;
 	size_t max_tasks, nrows;
 	struct vmsa_task_row *other;	/* rows beyond max_tasks */
 	uint64_t tasks_folded;
@@ -734,6 +746,7 @@ int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opt
 	if (opts)
 		st->opts = *opts;
 	st->max_tasks = st->opts.max_tasks ? st->opts.max_tasks : VMSA_DEFAULT_MAX_TASKS;
+	st->folded_idle.folded = true; /* (what the passes over all pids read of it) */
 	vmsa_hist_init(&st->stall, VMSA_HIST_FINE);
 	vmsa_hist_init(&st->awake, VMSA_HIST_FINE);
 	vmsa_hist_init(&st->memcg, VMSA_HIST_FINE);
@@ -762,6 +775,7 @@ void vmsa_stats_free(struct vmsa_stats *st)
 	for (size_t i = 0; i < st->ntask_chunks; i++)
 		free(st->task_chunks[i]);
 	free(st->task_chunks);
+	free(st->idle_states);
 	free(st->tasks.slot);
 	free(st->rowtab.slot);
 	free(st->order);
@@ -912,12 +926,12 @@ static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vm
 	    vmsa_same_bytes(t->last_comm, ev->comm, ev->comm_len))
 		return 0;
 	if (!t->row && st->nrows >= st->max_tasks) {
-		/* a known (pid, name) keeps its row; a new one is folded, its name
-		 * not even interned, so memory stays bounded */
-		struct vmsa_comm *c;
-		HASH_FIND(hh, st->comms.by_name, ev->comm, ev->comm_len, c);
-		if (!c || !find_row(st, t->pid, c->id))
-			return fold(st, t);
+		/* a task of no row yet is folded, its name not even interned, so
+		 * memory stays bounded: no row of its pid is in the table (rows are
+		 * made for a task's state, which is never let go of but folded,
+		 * and a restart lets go of the rows of the tasks it leaves without
+		 * one) */
+		return fold(st, t);
 	}
 	if (t->row) {
 		const struct vmsa_comm *cur = st->comms.by_id[t->comm_id];
@@ -1377,6 +1391,11 @@ static const event_handler handlers[VMSA_EV__COUNT] = {
 /* A zeroed task state, 64-byte aligned; NULL: out of memory. */
 static struct task_state *new_task(struct vmsa_stats *st)
 {
+	if (st->nidle) {
+		struct task_state *t = st->idle_states[--st->nidle];
+		memset(t, 0, sizeof(*t));
+		return t;
+	}
 	if (st->ntask_chunks == 0 || st->chunk_used == TASK_CHUNK) {
 		if (vmsa_grow((void **)&st->task_chunks, &st->task_chunks_cap, st->ntask_chunks + 1,
 			      sizeof(*st->task_chunks), 16))
@@ -1392,6 +1411,33 @@ static struct task_state *new_task(struct vmsa_stats *st)
 					      st->chunk_used++ * TASK_SIZE);
 	memset(t, 0, sizeof(*t));
 	return t;
+}
+
+/* A state again for the idle folded task of slot s; NULL: out of memory */
+static struct task_state *folded_again(struct vmsa_stats *st, struct pid_slot *s)
+{
+	struct task_state *t = new_task(st);
+	if (!t)
+		return NULL;
+	t->pid = s->pid;
+	t->folded = true;
+	t->row = st->other;
+	t->comm_id = st->other->key.comm_id;
+	s->t = t;
+	return t;
+}
+
+/* The folded task t has nothing open: its state is given back. */
+static void folded_rest(struct vmsa_stats *st, struct task_state *t)
+{
+	if (vmsa_grow((void **)&st->idle_states, &st->idle_cap, st->nidle + 1,
+		      sizeof(*st->idle_states), 64))
+		return; /* (it keeps its state) */
+	struct pid_slot *s = pids_slot(&st->tasks, t->pid);
+	s->t = &st->folded_idle;
+	st->idle_states[st->nidle++] = t;
+	if (st->last_task == t)
+		st->last_task = NULL;
 }
 
 int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
@@ -1419,8 +1465,12 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 		return VMSA_E_INVAL;
 
 	struct task_state *t = st->last_task;
-	if (!t || t->pid != ev->pid)
-		t = pids_find(&st->tasks, ev->pid);
+	if (!t || t->pid != ev->pid) {
+		struct pid_slot *s = pids_slot(&st->tasks, ev->pid);
+		t = s ? s->t : NULL;
+		if (t == &st->folded_idle && !(t = folded_again(st, s)))
+			return VMSA_E_NOMEM;
+	}
 	if (!t) {
 		t = new_task(st);
 		if (!t)
@@ -1430,12 +1480,14 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 			return VMSA_E_NOMEM; /* (its chunk is freed with the rest) */
 	}
 	st->last_task = t;
-	if (ev->type == VMSA_EV_WB_START || ev->type == VMSA_EV_WB_WRITTEN)
-		return handlers[ev->type](st, t, ev); /* no row: struct vmsa_writeback */
-	int err = set_task_row(st, t, ev);
-	if (err)
-		return err;
-	return handlers[ev->type](st, t, ev);
+	int err = 0;
+	if (ev->type != VMSA_EV_WB_START && ev->type != VMSA_EV_WB_WRITTEN) /* (no row: */
+		err = set_task_row(st, t, ev);			     /* struct vmsa_writeback) */
+	if (!err)
+		err = handlers[ev->type](st, t, ev);
+	if (t->folded && !t->nwin && !t->awake && !t->wb_open && !t->is_kswapd)
+		folded_rest(st, t);
+	return err;
 }
 
 /* ---- the summary snapshot ------------------------------------------- */

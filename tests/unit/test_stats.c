@@ -666,6 +666,66 @@ START_TEST(test_orders_one_word_then_array)
 }
 END_TEST
 
+/*
+ * Tasks past --max-tasks keep no state while nothing of theirs is open
+ * (stats.c: folded_idle): one that comes back is counted in "(other tasks)"
+ * again and not folded twice; a window, or a writeback pass, left open
+ * across other tasks' events is still matched or reported in progress.
+ */
+START_TEST(test_folded_tasks_rest_and_come_back)
+{
+	struct vmsa_stats_options o = {.max_tasks = 2};
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, &o), 0);
+	stall(st, "a", 10, 1000, 100);
+	stall(st, "b", 11, 2000, 100);
+	uint64_t ts = 10000;
+	for (int32_t pid = 100; pid < 200; pid++, ts += 1000)
+		stall(st, "short", pid, ts, 10); /* folded, then at rest */
+	stall(st, "renamed", 150, ts += 1000, 10); /* back: folded already */
+	/* a writeback pass of a folded task at rest, events of others between */
+	struct vmsa_event w = ev_of(VMSA_EV_WB_START, "short", 120, ts += 1000);
+	w.wb_reason = 0;
+	w.wb_nr_pages = 100;
+	ck_assert_int_eq(vmsa_stats_add(st, &w), 0);
+	stall(st, "short", 121, ts += 1000, 10);
+	w = ev_of(VMSA_EV_WB_WRITTEN, "short", 120, ts += 1000);
+	w.wb_reason = 0;
+	w.wb_nr_pages = 40;
+	ck_assert_int_eq(vmsa_stats_add(st, &w), 0);
+	/* windows left open: a new task's and one of a task at rest */
+	struct vmsa_event b = ev_of(VMSA_EV_RECLAIM_BEGIN, "new", 300, ts += 1000);
+	ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+	b = ev_of(VMSA_EV_RECLAIM_BEGIN, "short", 130, ts += 1000);
+	ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+	stall(st, "short", 131, ts += 1000, 10);
+	/* one of them ends */
+	struct vmsa_event e = ev_of(VMSA_EV_RECLAIM_END, "short", 130, ts += 1000);
+	ck_assert_int_eq(vmsa_stats_add(st, &e), 0);
+
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_stats_free(st);
+	ck_assert_uint_eq(sum->tasks_folded, 101); /* pids 100..199 and 300 */
+	const struct vmsa_task_row *other = NULL;
+	for (size_t i = 0; i < sum->nrows; i++)
+		if (sum->rows[i]->key.pid == VMSA_PID_OTHER)
+			other = sum->rows[i];
+	ck_assert_ptr_nonnull(other);
+	const struct vmsa_counters *c = vmsa_row_ctx(other, VMSA_CTX_DIRECT);
+	/* 100 + 1 (150 back) + 121 + 131 + 130 completed; 300 in progress */
+	ck_assert_uint_eq(c->windows, 105);
+	ck_assert_uint_eq(c->completed, 104);
+	ck_assert_uint_eq(c->in_progress, 1);
+	ck_assert_uint_eq(other->unmatched_ends, 0);
+	ck_assert_uint_eq(sum->writeback.passes[0], 1);
+	ck_assert_uint_eq(sum->writeback.pages[0], 60);
+	ck_assert_uint_eq(sum->writeback.unpaired, 0);
+	ck_assert_uint_eq(completed(sum, "a", 10), 1);
+	vmsa_summary_free(sum);
+}
+END_TEST
+
 Suite *stats_suite(void);
 Suite *stats_suite(void)
 {
@@ -686,6 +746,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_many_tasks_across_chunks);
 	tcase_add_test(tc, test_rows_in_name_then_pid_order);
 	tcase_add_test(tc, test_orders_one_word_then_array);
+	tcase_add_test(tc, test_folded_tasks_rest_and_come_back);
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	suite_add_tcase(s, tc);
