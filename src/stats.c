@@ -51,11 +51,18 @@ struct task_state {
 #define TASK_CHUNK 512
 _Static_assert(sizeof(struct task_state) <= TASK_SIZE, "task_state outgrew TASK_SIZE");
 
-/* Tasks by pid: open addressing, linear probing, at most half full. */
+/*
+ * Tasks by pid: open addressing, linear probing, at most half full.  A slot
+ * is 8 bytes, a pid and a reference to its task's state (task_at()): a
+ * trace of a million pids has a table of 4 million slots, all of them
+ * zeroed and faulted in as it grew.
+ */
+#define REF_NONE 0u		/* an empty slot */
+#define REF_IDLE UINT32_MAX	/* a folded task at rest (struct vmsa_stats) */
 struct pid_table {
 	struct pid_slot {
 		int32_t pid;
-		struct task_state *t; /* NULL: an empty slot */
+		uint32_t ref; /* REF_NONE, REF_IDLE, or the state's index + 1 */
 	} *slot;
 	uint32_t bits;
 	size_t n;
@@ -73,26 +80,25 @@ static struct pid_slot *pids_slot(const struct pid_table *pt, int32_t pid)
 		return NULL;
 	size_t mask = ((size_t)1 << pt->bits) - 1;
 	for (size_t i = pid_home(pt, pid);; i = (i + 1) & mask) {
-		if (!pt->slot[i].t)
+		if (pt->slot[i].ref == REF_NONE)
 			return NULL;
 		if (pt->slot[i].pid == pid)
 			return &pt->slot[i];
 	}
 }
 
-/* (the pid is the slot's: a table that grows reads no task state) */
-static void pids_put(struct pid_table *pt, int32_t pid, struct task_state *t)
+static void pids_put(struct pid_table *pt, int32_t pid, uint32_t ref)
 {
 	size_t mask = ((size_t)1 << pt->bits) - 1;
 	size_t i = pid_home(pt, pid);
-	while (pt->slot[i].t)
+	while (pt->slot[i].ref != REF_NONE)
 		i = (i + 1) & mask;
 	pt->slot[i].pid = pid;
-	pt->slot[i].t = t;
+	pt->slot[i].ref = ref;
 	pt->n++;
 }
 
-static int pids_add(struct pid_table *pt, struct task_state *t)
+static int pids_add(struct pid_table *pt, int32_t pid, uint32_t ref)
 {
 	if (!pt->slot || (pt->n + 1) * 2 > ((size_t)1 << pt->bits)) {
 		struct pid_table bigger = {.bits = pt->slot ? pt->bits + 1 : 10};
@@ -102,18 +108,20 @@ static int pids_add(struct pid_table *pt, struct task_state *t)
 		if (!bigger.slot)
 			return VMSA_E_NOMEM;
 		for (size_t i = 0; pt->slot && i < ((size_t)1 << pt->bits); i++)
-			if (pt->slot[i].t)
-				pids_put(&bigger, pt->slot[i].pid, pt->slot[i].t);
+			if (pt->slot[i].ref != REF_NONE)
+				pids_put(&bigger, pt->slot[i].pid, pt->slot[i].ref);
 		free(pt->slot);
 		*pt = bigger;
 	}
-	pids_put(pt, t->pid, t);
+	pids_put(pt, pid, ref);
 	return 0;
 }
 
-#define PIDS_FOR_EACH(pt, i, task)                                        \
-	for (size_t i = 0; (pt)->slot && i < ((size_t)1 << (pt)->bits); i++) \
-		if (((task) = (pt)->slot[i].t) != NULL)
+/* every task's state (folded ones at rest: the statistics' folded_idle) */
+#define PIDS_FOR_EACH(st, i, task)                                                      \
+	for (size_t i = 0; (st)->tasks.slot && i < ((size_t)1 << (st)->tasks.bits); i++) \
+		if ((st)->tasks.slot[i].ref != REF_NONE &&                              \
+		    ((task) = task_at(st, (st)->tasks.slot[i].ref)) != NULL)
 
 /*
  * Rows live in blocks of many (no allocation per row), which the statistics
@@ -179,12 +187,12 @@ struct vmsa_stats {
 	/*
 	 * A task folded into "(other tasks)" with nothing open (no window,
 	 * not awake, no writeback pass) keeps no state of its own: its pid's
-	 * slot points at folded_idle, and its next event takes a state from
+	 * slot says REF_IDLE (folded_idle), and its next event takes a state from
 	 * idle_states (given back ones) again, folded.  A million short-lived
 	 * tasks past --max-tasks held a million states of 128 bytes.
 	 */
 	struct task_state folded_idle;
-	struct task_state **idle_states;
+	uint32_t *idle_states;		/* references (pid_slot) */
 	size_t nidle, idle_cap;
 	size_t max_tasks, nrows;
 	struct vmsa_task_row *other;	/* rows beyond max_tasks */
@@ -1389,15 +1397,28 @@ static const event_handler handlers[VMSA_EV__COUNT] = {
 };
 
 /* A zeroed task state, 64-byte aligned; NULL: out of memory. */
-static struct task_state *new_task(struct vmsa_stats *st)
+/* The state of reference ref (a pid_slot's, not REF_NONE) */
+static inline struct task_state *task_at(const struct vmsa_stats *st, uint32_t ref)
+{
+	if (ref == REF_IDLE)
+		return (struct task_state *)&st->folded_idle;
+	uint32_t i = ref - 1;
+	return (struct task_state *)(void *)(st->task_chunks[i / TASK_CHUNK] +
+					     (size_t)(i % TASK_CHUNK) * TASK_SIZE);
+}
+
+/* A zeroed task state, and its reference in *ref; NULL: out of memory */
+static struct task_state *new_task(struct vmsa_stats *st, uint32_t *ref)
 {
 	if (st->nidle) {
-		struct task_state *t = st->idle_states[--st->nidle];
+		*ref = st->idle_states[--st->nidle];
+		struct task_state *t = task_at(st, *ref);
 		memset(t, 0, sizeof(*t));
 		return t;
 	}
 	if (st->ntask_chunks == 0 || st->chunk_used == TASK_CHUNK) {
-		if (vmsa_grow((void **)&st->task_chunks, &st->task_chunks_cap, st->ntask_chunks + 1,
+		if (st->ntask_chunks >= (REF_IDLE - 1) / TASK_CHUNK ||
+		    vmsa_grow((void **)&st->task_chunks, &st->task_chunks_cap, st->ntask_chunks + 1,
 			      sizeof(*st->task_chunks), 16))
 			return NULL;
 		char *c = aligned_alloc(64, (size_t)TASK_CHUNK * TASK_SIZE);
@@ -1406,6 +1427,7 @@ static struct task_state *new_task(struct vmsa_stats *st)
 		st->task_chunks[st->ntask_chunks++] = c;
 		st->chunk_used = 0;
 	}
+	*ref = (uint32_t)((st->ntask_chunks - 1) * TASK_CHUNK + st->chunk_used) + 1;
 	struct task_state *t =
 		(struct task_state *)(void *)(st->task_chunks[st->ntask_chunks - 1] +
 					      st->chunk_used++ * TASK_SIZE);
@@ -1416,14 +1438,15 @@ static struct task_state *new_task(struct vmsa_stats *st)
 /* A state again for the idle folded task of slot s; NULL: out of memory */
 static struct task_state *folded_again(struct vmsa_stats *st, struct pid_slot *s)
 {
-	struct task_state *t = new_task(st);
+	uint32_t ref;
+	struct task_state *t = new_task(st, &ref);
 	if (!t)
 		return NULL;
 	t->pid = s->pid;
 	t->folded = true;
 	t->row = st->other;
 	t->comm_id = st->other->key.comm_id;
-	s->t = t;
+	s->ref = ref;
 	return t;
 }
 
@@ -1434,8 +1457,8 @@ static void folded_rest(struct vmsa_stats *st, struct task_state *t)
 		      sizeof(*st->idle_states), 64))
 		return; /* (it keeps its state) */
 	struct pid_slot *s = pids_slot(&st->tasks, t->pid);
-	s->t = &st->folded_idle;
-	st->idle_states[st->nidle++] = t;
+	st->idle_states[st->nidle++] = s->ref;
+	s->ref = REF_IDLE;
 	if (st->last_task == t)
 		st->last_task = NULL;
 }
@@ -1467,16 +1490,17 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 	struct task_state *t = st->last_task;
 	if (!t || t->pid != ev->pid) {
 		struct pid_slot *s = pids_slot(&st->tasks, ev->pid);
-		t = s ? s->t : NULL;
-		if (t == &st->folded_idle && !(t = folded_again(st, s)))
+		t = !s ? NULL : s->ref != REF_IDLE ? task_at(st, s->ref) : folded_again(st, s);
+		if (s && !t)
 			return VMSA_E_NOMEM;
 	}
 	if (!t) {
-		t = new_task(st);
+		uint32_t ref;
+		t = new_task(st, &ref);
 		if (!t)
 			return VMSA_E_NOMEM;
 		t->pid = ev->pid;
-		if (pids_add(&st->tasks, t))
+		if (pids_add(&st->tasks, ev->pid, ref))
 			return VMSA_E_NOMEM; /* (its chunk is freed with the rest) */
 	}
 	st->last_task = t;
@@ -1782,7 +1806,7 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	/* what is still open is reported as in progress, up to the last event,
 	 * in rows of the summary's own */
 	const struct task_state *t;
-	PIDS_FOR_EACH(&st->tasks, ti, t)
+	PIDS_FOR_EACH(st, ti, t)
 	{
 		const struct vmsa_task_row *r = t->folded ? st->other : t->row;
 		if (!r || (!t->nwin && !t->awake))
@@ -1921,7 +1945,7 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 	size_t nkeep = 0;
 	struct task_state *t;
 	/* first what can fail: the kept rows made the statistics' own */
-	PIDS_FOR_EACH(&st->tasks, ti, t)
+	PIDS_FOR_EACH(st, ti, t)
 	{
 		struct vmsa_task_row *r = t->folded ? st->other : t->row;
 		if (r && (t->nwin || t->awake || t->folded)) {
@@ -1932,7 +1956,7 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 			t->row = r;
 		}
 	}
-	PIDS_FOR_EACH(&st->tasks, ti, t)
+	PIDS_FOR_EACH(st, ti, t)
 	{
 		if (t->row && (t->nwin || t->awake || t->folded))
 			keep[nkeep++] = t->row;
