@@ -52,7 +52,7 @@ struct task_state {
 _Static_assert(sizeof(struct task_state) <= TASK_SIZE, "task_state outgrew TASK_SIZE");
 
 /*
- * Tasks by pid: open addressing, linear probing, at most half full.  A slot
+ * Tasks by pid: open addressing, linear probing, at most 3/4 full.  A slot
  * is 8 bytes, a pid and a reference to its task's state (task_at()): a
  * trace of a million pids has a table of 4 million slots, all of them
  * zeroed and faulted in as it grew.
@@ -100,7 +100,7 @@ static void pids_put(struct pid_table *pt, int32_t pid, uint32_t ref)
 
 static int pids_add(struct pid_table *pt, int32_t pid, uint32_t ref)
 {
-	if (!pt->slot || (pt->n + 1) * 2 > ((size_t)1 << pt->bits)) {
+	if (!pt->slot || (pt->n + 1) * 4 > ((size_t)3 << pt->bits)) {
 		struct pid_table bigger = {.bits = pt->slot ? pt->bits + 1 : 10};
 		if (bigger.bits > 31)
 			return VMSA_E_NOMEM;
