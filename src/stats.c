@@ -1504,12 +1504,15 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 			return VMSA_E_NOMEM; /* (its chunk is freed with the rest) */
 	}
 	st->last_task = t;
-	int err = 0;
-	if (ev->type != VMSA_EV_WB_START && ev->type != VMSA_EV_WB_WRITTEN) /* (no row: */
-		err = set_task_row(st, t, ev);			     /* struct vmsa_writeback) */
-	if (!err)
-		err = handlers[ev->type](st, t, ev);
-	if (t->folded && !t->nwin && !t->awake && !t->wb_open && !t->is_kswapd)
+	if (ev->type != VMSA_EV_WB_START && ev->type != VMSA_EV_WB_WRITTEN) { /* (no row: */
+		int err = set_task_row(st, t, ev);			     /* struct vmsa_writeback) */
+		if (err)
+			return err;
+	}
+	if (!t->folded) /* (folded or not, the handlers do not change it) */
+		return handlers[ev->type](st, t, ev);
+	int err = handlers[ev->type](st, t, ev);
+	if (!t->nwin && !t->awake && !t->wb_open && !t->is_kswapd)
 		folded_rest(st, t);
 	return err;
 }
