@@ -59,10 +59,12 @@ _Static_assert(sizeof(struct task_state) <= TASK_SIZE, "task_state outgrew TASK_
  */
 #define REF_NONE 0u		/* an empty slot */
 #define REF_IDLE UINT32_MAX	/* a folded task at rest (struct vmsa_stats) */
+#define REF_FRESH (UINT32_MAX - 1) /* a task of no state and no row (a restart's) */
+#define REF_ROW 0x80000000u	/* | i: a task at rest of no state, its row order[i] */
 struct pid_table {
 	struct pid_slot {
 		int32_t pid;
-		uint32_t ref; /* REF_NONE, REF_IDLE, or the state's index + 1 */
+		uint32_t ref; /* REF_*, or the state's index + 1 (below REF_ROW) */
 	} *slot;
 	uint32_t bits;
 	size_t n;
@@ -117,7 +119,7 @@ static int pids_add(struct pid_table *pt, int32_t pid, uint32_t ref)
 	return 0;
 }
 
-/* every task's state (folded ones at rest: the statistics' folded_idle) */
+/* every task's state (tasks at rest: the statistics' folded_idle or at_rest) */
 #define PIDS_FOR_EACH(st, i, task)                                                      \
 	for (size_t i = 0; (st)->tasks.slot && i < ((size_t)1 << (st)->tasks.bits); i++) \
 		if ((st)->tasks.slot[i].ref != REF_NONE &&                              \
@@ -194,6 +196,15 @@ struct vmsa_stats {
 	struct task_state folded_idle;
 	uint32_t *idle_states;		/* references (pid_slot) */
 	size_t nidle, idle_cap;
+	/*
+	 * The same for tasks of a row of their own, once they hold more
+	 * states than REST_AFTER (a trace of a few tasks keeps them all): the
+	 * slot says REF_ROW | the row's place in order[], and what a state
+	 * held besides is what a task at rest has (nothing open, the name its
+	 * row's).  at_rest is what the passes over all pids read of them.
+	 */
+	struct task_state at_rest;
+	size_t live_states;
 	size_t max_tasks, nrows;
 	struct vmsa_task_row *other;	/* rows beyond max_tasks */
 	uint64_t tasks_folded;
@@ -1402,6 +1413,8 @@ static inline struct task_state *task_at(const struct vmsa_stats *st, uint32_t r
 {
 	if (ref == REF_IDLE)
 		return (struct task_state *)&st->folded_idle;
+	if (ref >= REF_ROW)
+		return (struct task_state *)&st->at_rest;
 	uint32_t i = ref - 1;
 	return (struct task_state *)(void *)(st->task_chunks[i / TASK_CHUNK] +
 					     (size_t)(i % TASK_CHUNK) * TASK_SIZE);
@@ -1410,6 +1423,7 @@ static inline struct task_state *task_at(const struct vmsa_stats *st, uint32_t r
 /* A zeroed task state, and its reference in *ref; NULL: out of memory */
 static struct task_state *new_task(struct vmsa_stats *st, uint32_t *ref)
 {
+	st->live_states++;
 	if (st->nidle) {
 		*ref = st->idle_states[--st->nidle];
 		struct task_state *t = task_at(st, *ref);
@@ -1417,7 +1431,7 @@ static struct task_state *new_task(struct vmsa_stats *st, uint32_t *ref)
 		return t;
 	}
 	if (st->ntask_chunks == 0 || st->chunk_used == TASK_CHUNK) {
-		if (st->ntask_chunks >= (REF_IDLE - 1) / TASK_CHUNK ||
+		if (st->ntask_chunks >= (REF_ROW - 1) / TASK_CHUNK ||
 		    vmsa_grow((void **)&st->task_chunks, &st->task_chunks_cap, st->ntask_chunks + 1,
 			      sizeof(*st->task_chunks), 16))
 			return NULL;
@@ -1435,30 +1449,50 @@ static struct task_state *new_task(struct vmsa_stats *st, uint32_t *ref)
 	return t;
 }
 
-/* A state again for the idle folded task of slot s; NULL: out of memory */
-static struct task_state *folded_again(struct vmsa_stats *st, struct pid_slot *s)
+/* task states held past which tasks at rest give theirs back */
+#define REST_AFTER 4096
+
+/* A state again for the task at rest of slot s; NULL: out of memory */
+static struct task_state *state_again(struct vmsa_stats *st, struct pid_slot *s)
 {
-	uint32_t ref;
+	uint32_t was = s->ref, ref;
 	struct task_state *t = new_task(st, &ref);
 	if (!t)
 		return NULL;
 	t->pid = s->pid;
-	t->folded = true;
-	t->row = st->other;
-	t->comm_id = st->other->key.comm_id;
+	t->last_len = UINT16_MAX;
+	if (was == REF_IDLE) {
+		t->folded = true;
+		t->row = st->other;
+		t->comm_id = st->other->key.comm_id;
+	} else if (was != REF_FRESH) {
+		t->row = st->order[was & ~REF_ROW];
+		t->comm_id = t->row->key.comm_id;
+		t->comm_placeholder = t->comm_id == st->placeholder_id;
+	}
 	s->ref = ref;
 	return t;
 }
 
-/* The folded task t has nothing open: its state is given back. */
-static void folded_rest(struct vmsa_stats *st, struct task_state *t)
+/* The task t has nothing open: its state is given back (if it can be),
+ * its slot saying where its row is. */
+static void state_rest(struct vmsa_stats *st, struct task_state *t)
 {
+	uint32_t ref = REF_IDLE;
+	if (!t->folded) {
+		const struct row_slot *rs = row_slot(&st->rowtab, t->row->key.pid,
+						     t->row->key.comm_id);
+		if (rs->idx - 1 >= REF_FRESH - REF_ROW)
+			return; /* (no room in a reference) */
+		ref = REF_ROW | (rs->idx - 1);
+	}
 	if (vmsa_grow((void **)&st->idle_states, &st->idle_cap, st->nidle + 1,
 		      sizeof(*st->idle_states), 64))
 		return; /* (it keeps its state) */
 	struct pid_slot *s = pids_slot(&st->tasks, t->pid);
 	st->idle_states[st->nidle++] = s->ref;
-	s->ref = REF_IDLE;
+	s->ref = ref;
+	st->live_states--;
 	if (st->last_task == t)
 		st->last_task = NULL;
 }
@@ -1490,7 +1524,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 	struct task_state *t = st->last_task;
 	if (!t || t->pid != ev->pid) {
 		struct pid_slot *s = pids_slot(&st->tasks, ev->pid);
-		t = !s ? NULL : s->ref != REF_IDLE ? task_at(st, s->ref) : folded_again(st, s);
+		t = !s ? NULL : s->ref < REF_ROW ? task_at(st, s->ref) : state_again(st, s);
 		if (s && !t)
 			return VMSA_E_NOMEM;
 	}
@@ -1509,11 +1543,12 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 		if (err)
 			return err;
 	}
-	if (!t->folded) /* (folded or not, the handlers do not change it) */
+	/* (folded or not, the handlers do not change it; nor the row) */
+	if (!t->folded && st->live_states <= REST_AFTER)
 		return handlers[ev->type](st, t, ev);
 	int err = handlers[ev->type](st, t, ev);
-	if (!t->nwin && !t->awake && !t->wb_open && !t->is_kswapd)
-		folded_rest(st, t);
+	if (!t->nwin && !t->awake && !t->wb_open && !t->is_kswapd && t->row)
+		state_rest(st, t);
 	return err;
 }
 
@@ -1966,6 +2001,10 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 		else
 			t->row = NULL; /* the task's next event makes its row again */
 	}
+	/* so do tasks at rest of no state (their rows' places change) */
+	for (size_t i = 0; st->tasks.slot && i < ((size_t)1 << st->tasks.bits); i++)
+		if (st->tasks.slot[i].ref >= REF_ROW && st->tasks.slot[i].ref < REF_FRESH)
+			st->tasks.slot[i].ref = REF_FRESH;
 	qsort(keep, nkeep, sizeof(*keep), ptr_cmp);
 	size_t out = 0;
 	for (size_t i = 0; i < st->nrows; i++) {

@@ -726,6 +726,61 @@ START_TEST(test_folded_tasks_rest_and_come_back)
 }
 END_TEST
 
+/*
+ * Past 4096 task states (stats.c: REST_AFTER), a task with nothing open
+ * keeps only its pid's slot, saying where its row is: one that comes back
+ * counts in the same row, a new name still gets a row of its own and the
+ * old name its old row, a placeholder name keeps the row; a window left
+ * open is still in progress; after a restart (an interval) a task at rest
+ * makes its row again.
+ */
+START_TEST(test_tasks_rest_and_come_back_to_their_rows)
+{
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	uint64_t ts = 1000;
+	for (int32_t pid = 1000; pid < 7000; pid++, ts += 100)
+		stall(st, "w", pid, ts, 10);
+	stall(st, "w", 6000, ts += 100, 10);
+	stall(st, "w", 1000, ts += 100, 10);
+	stall(st, "x", 6001, ts += 100, 10);
+	stall(st, "w", 6001, ts += 100, 10);
+	stall(st, "<...>", 6002, ts += 100, 10);
+	stall(st, "<...>", 7000, ts += 100, 10); /* a placeholder's row, at rest */
+	stall(st, "w", 7000, ts += 100, 10);	  /* its name: no name change */
+	struct vmsa_event b = ev_of(VMSA_EV_RECLAIM_BEGIN, "w", 6003, ts += 100);
+	ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	ck_assert_uint_eq(sum->nrows, 6002);
+	ck_assert_uint_eq(sum->comm_changes, 2); /* 6001: w to x, x to w */
+	ck_assert_uint_eq(completed(sum, "w", 7000), 2);
+	ck_assert_uint_eq(completed(sum, "w", 6000), 2);
+	ck_assert_uint_eq(completed(sum, "w", 1000), 2);
+	ck_assert_uint_eq(completed(sum, "x", 6001), 1);
+	ck_assert_uint_eq(completed(sum, "w", 6001), 2);
+	ck_assert_uint_eq(completed(sum, "w", 6002), 2);
+	const struct vmsa_task_row *r = vmsa_summary_find_task(sum, "w", 6003);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(vmsa_row_ctx(r, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(r, VMSA_CTX_DIRECT)->in_progress, 1);
+	vmsa_summary_free(sum);
+
+	/* an interval: what is at rest goes, the open window stays */
+	ck_assert_int_eq(vmsa_stats_restart(st), 0);
+	stall(st, "w", 6004, ts += 100, 10);
+	struct vmsa_event e = ev_of(VMSA_EV_RECLAIM_END, "w", 6003, ts += 100);
+	ck_assert_int_eq(vmsa_stats_add(st, &e), 0);
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_stats_free(st);
+	ck_assert_uint_eq(sum->nrows, 2);
+	ck_assert_uint_eq(completed(sum, "w", 6004), 1);
+	ck_assert_uint_eq(completed(sum, "w", 6003), 1);
+	vmsa_summary_free(sum);
+}
+END_TEST
+
 Suite *stats_suite(void);
 Suite *stats_suite(void)
 {
@@ -747,6 +802,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_rows_in_name_then_pid_order);
 	tcase_add_test(tc, test_orders_one_word_then_array);
 	tcase_add_test(tc, test_folded_tasks_rest_and_come_back);
+	tcase_add_test(tc, test_tasks_rest_and_come_back_to_their_rows);
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	suite_add_tcase(s, tc);
