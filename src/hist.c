@@ -15,9 +15,11 @@ void vmsa_hist_release(struct vmsa_hist *h)
 {
 	if (!h)
 		return;
-	free(h->buckets);
+	if (h->held && !h->in_one)
+		free(h->buckets);
 	h->buckets = NULL;
 	h->first = h->held = 0;
+	h->in_one = false;
 }
 
 size_t vmsa_hist_nbuckets(const struct vmsa_hist *h)
@@ -55,11 +57,18 @@ void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, 
 static int hold(struct vmsa_hist *h, size_t lo, size_t hi)
 {
 	size_t first = h->first, end = (size_t)h->first + h->held;
-	if (h->buckets && lo >= first && hi <= end)
+	if (h->held && lo >= first && hi <= end)
 		return 0;
+	if (!h->held && hi == lo + 1) {
+		h->first = (uint16_t)lo;
+		h->held = 1;
+		h->in_one = true;
+		h->one = 0;
+		return 0;
+	}
 	size_t nb = vmsa_hist_nbuckets(h), grow = h->held / 2 + 1;
 	size_t nfirst = lo, nend = hi;
-	if (h->buckets) {
+	if (h->held) {
 		if (lo < first)
 			nfirst = lo + grow <= first ? lo : first > grow ? first - grow : 0;
 		else
@@ -72,9 +81,11 @@ static int hold(struct vmsa_hist *h, size_t lo, size_t hi)
 	uint64_t *b = calloc(nend - nfirst, sizeof(*b));
 	if (!b)
 		return VMSA_E_NOMEM;
-	if (h->buckets)
-		memcpy(b + (first - nfirst), h->buckets, h->held * sizeof(*b));
-	free(h->buckets);
+	if (h->held)
+		memcpy(b + (first - nfirst), vmsa_hist_held(h), h->held * sizeof(*b));
+	if (h->held && !h->in_one)
+		free(h->buckets);
+	h->in_one = false;
 	h->buckets = b;
 	h->first = (uint16_t)nfirst;
 	h->held = (uint16_t)(nend - nfirst);
@@ -86,7 +97,7 @@ int vmsa_hist_add(struct vmsa_hist *h, uint64_t v)
 	size_t i = bucket_of(h->sub_bits, v);
 	if (hold(h, i, i + 1))
 		return VMSA_E_NOMEM;
-	h->buckets[i - h->first]++;
+	vmsa_hist_held(h)[i - h->first]++;
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -101,7 +112,7 @@ int vmsa_hist_add_n(struct vmsa_hist *h, uint64_t v, uint64_t n)
 	size_t i = bucket_of(h->sub_bits, v);
 	if (hold(h, i, i + 1))
 		return VMSA_E_NOMEM;
-	h->buckets[i - h->first] += n;
+	vmsa_hist_held(h)[i - h->first] += n;
 	return 0;
 }
 
@@ -111,12 +122,13 @@ int vmsa_hist_merge(struct vmsa_hist *dst, const struct vmsa_hist *src)
 		return 0;
 	if (dst->sub_bits != src->sub_bits)
 		return VMSA_E_INVAL;
-	if (src->buckets) {
+	if (src->held) {
 		if (hold(dst, src->first, (size_t)src->first + src->held))
 			return VMSA_E_NOMEM;
-		uint64_t *d = dst->buckets + (src->first - dst->first);
+		uint64_t *d = vmsa_hist_held(dst) + (src->first - dst->first);
+		const uint64_t *s = vmsa_hist_held_c(src);
 		for (size_t i = 0; i < src->held; i++)
-			d[i] += src->buckets[i];
+			d[i] += s[i];
 	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
@@ -164,7 +176,7 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 static uint64_t held_count(const void *ctx, size_t i)
 {
 	const struct vmsa_hist *h = ctx;
-	return h->buckets[i];
+	return vmsa_hist_held_c(h)[i];
 }
 
 static uint64_t held_hi(const void *ctx, size_t i)
@@ -181,16 +193,17 @@ uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 		return 0;
 	if (q <= 0)
 		return h->min;
-	struct vmsa_buckets b = {h, h->buckets ? h->held : 0, held_count, held_hi};
+	struct vmsa_buckets b = {h, h->held, held_count, held_hi};
 	return vmsa_quantile(&b, h->count, h->min, h->max, q);
 }
 
 bool vmsa_hist_next(const struct vmsa_hist *h, size_t *i, uint64_t *lo, uint64_t *hi)
 {
-	size_t n = h->buckets ? (size_t)h->first + h->held : 0;
+	size_t n = h->held ? (size_t)h->first + h->held : 0;
+	const uint64_t *b = vmsa_hist_held_c(h);
 	if (*i < h->first)
 		*i = h->first;
-	while (*i < n && !h->buckets[*i - h->first])
+	while (*i < n && !b[*i - h->first])
 		++*i;
 	if (*i >= n)
 		return false;

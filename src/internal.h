@@ -30,9 +30,27 @@ struct vmsa_hist {
 	 * it), and every task row has two of these */
 	uint16_t first, held;
 	uint8_t sub_bits;
+	/* one bucket held, its count in one (no array): what a short-lived
+	 * task's one stall fills, and a hundred thousand of them made as many
+	 * allocations of 8 bytes */
+	bool in_one;
 	uint64_t count, sum, min, max;
-	uint64_t *buckets;	/* NULL until a value comes; buckets[0] is bucket first */
+	union {
+		uint64_t *buckets; /* held > 0 and not in_one: buckets[0] is bucket first */
+		uint64_t one;
+	};
 };
+
+/* The buckets held (held of them, from bucket first) */
+static inline uint64_t *vmsa_hist_held(struct vmsa_hist *h)
+{
+	return h->in_one ? &h->one : h->buckets;
+}
+
+static inline const uint64_t *vmsa_hist_held_c(const struct vmsa_hist *h)
+{
+	return h->in_one ? &h->one : h->buckets;
+}
 
 void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits);
 void vmsa_hist_release(struct vmsa_hist *h);
@@ -45,7 +63,7 @@ size_t vmsa_hist_nbuckets(const struct vmsa_hist *h);
 /* The values in bucket i (i < vmsa_hist_nbuckets()) */
 static inline uint64_t vmsa_hist_bucket(const struct vmsa_hist *h, size_t i)
 {
-	return i >= h->first && i - h->first < h->held ? h->buckets[i - h->first] : 0;
+	return i >= h->first && i - h->first < h->held ? vmsa_hist_held_c(h)[i - h->first] : 0;
 }
 /* [lo, hi] bounds of bucket i */
 void vmsa_hist_bucket_bounds(const struct vmsa_hist *h, size_t i, uint64_t *lo, uint64_t *hi);
@@ -654,9 +672,9 @@ static inline void vmsa_prefetch_parts(const struct vmsa_comms *comms,
 				      VMSA_MAX_ORDER * sizeof(uint64_t));
 	VMSA_ROW_ORDERS(PREFETCH_ORDERS)
 #undef PREFETCH_ORDERS
-	if (r->stall.buckets)
+	if (r->stall.held && !r->stall.in_one)
 		__builtin_prefetch(r->stall.buckets);
-	if (r->awake.buckets)
+	if (r->awake.held && !r->awake.in_one)
 		__builtin_prefetch(r->awake.buckets);
 }
 

@@ -59,6 +59,56 @@ START_TEST(test_quantiles_and_merge)
 END_TEST
 
 /*
+ * A histogram of one bucket keeps its count in place (in_one, no array):
+ * added to, merged from and into, and grown into an array when a value
+ * falls in another bucket, it counts what an array would.
+ */
+START_TEST(test_one_bucket_in_place)
+{
+	struct vmsa_hist a, b, c;
+	vmsa_hist_init(&a, 4);
+	vmsa_hist_init(&b, 4);
+	vmsa_hist_init(&c, 4);
+	size_t i1000 = 0, i5000 = 0;
+	uint64_t lo, hi;
+	for (size_t i = 0; i < vmsa_hist_nbuckets(&a); i++) {
+		vmsa_hist_bucket_bounds(&a, i, &lo, &hi);
+		if (lo <= 1000 && 1000 <= hi)
+			i1000 = i;
+		if (lo <= 5000 && 5000 <= hi)
+			i5000 = i;
+	}
+	ck_assert_int_eq(vmsa_hist_add(&a, 1000), 0);
+	ck_assert_int_eq(vmsa_hist_add(&a, 1000), 0);
+	ck_assert(a.in_one);
+	ck_assert_uint_eq(vmsa_hist_bucket(&a, i1000), 2);
+	ck_assert_int_eq(vmsa_hist_merge(&b, &a), 0); /* into an empty one */
+	ck_assert(b.in_one);
+	ck_assert_uint_eq(vmsa_hist_bucket(&b, i1000), 2);
+	size_t i = 0, n = 0;
+	for (; vmsa_hist_next(&b, &i, &lo, &hi); i++)
+		n++;
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(vmsa_hist_add(&a, 5000), 0); /* another bucket: an array */
+	ck_assert(!a.in_one);
+	ck_assert_uint_eq(vmsa_hist_bucket(&a, i1000), 2);
+	ck_assert_uint_eq(vmsa_hist_bucket(&a, i5000), 1);
+	ck_assert_int_eq(vmsa_hist_add(&c, 10), 0);
+	ck_assert_int_eq(vmsa_hist_add(&c, 100000), 0);
+	ck_assert_int_eq(vmsa_hist_merge(&c, &b), 0); /* one into an array */
+	ck_assert_uint_eq(vmsa_hist_bucket(&c, i1000), 2);
+	ck_assert_int_eq(vmsa_hist_merge(&b, &a), 0); /* an array into one */
+	ck_assert(!b.in_one);
+	ck_assert_uint_eq(vmsa_hist_bucket(&b, i1000), 4);
+	ck_assert_uint_eq(vmsa_hist_bucket(&b, i5000), 1);
+	ck_assert_uint_eq(b.count, 5);
+	vmsa_hist_release(&a);
+	vmsa_hist_release(&b);
+	vmsa_hist_release(&c);
+}
+END_TEST
+
+/*
  * Buckets are held from the lowest to the highest one used: values added in
  * any order, far apart or close, and histograms merged in both directions,
  * count as a full array of every bucket counts them.
@@ -131,6 +181,7 @@ Suite *hist_suite(void)
 	tcase_add_test(tc, test_bucket_bounds_cover_values);
 	tcase_add_test(tc, test_quantiles_and_merge);
 	tcase_add_test(tc, test_held_buckets_count_as_all);
+	tcase_add_test(tc, test_one_bucket_in_place);
 	suite_add_tcase(s, tc);
 	return s;
 }
