@@ -1388,12 +1388,20 @@ static int on_nothing(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t VM
 	return 0;
 }
 
+/* the events after which a task may have nothing open: they end with
+ * may_rest() (below) */
+static int on_end_rest(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev);
+static int on_wakeup_kswapd_rest(struct vmsa_stats *st, struct task_state *t,
+				 const struct vmsa_event *ev);
+static int on_wb_written_rest(struct vmsa_stats *st, struct task_state *t,
+			      const struct vmsa_event *ev);
+
 static const event_handler handlers[VMSA_EV__COUNT] = {
 	[VMSA_EV_RECLAIM_BEGIN] = on_begin,
-	[VMSA_EV_RECLAIM_END] = on_end,
+	[VMSA_EV_RECLAIM_END] = on_end_rest,
 	[VMSA_EV_KSWAPD_WAKE] = on_kswapd_wake,
 	[VMSA_EV_KSWAPD_SLEEP] = on_kswapd_sleep,
-	[VMSA_EV_WAKEUP_KSWAPD] = on_wakeup_kswapd,
+	[VMSA_EV_WAKEUP_KSWAPD] = on_wakeup_kswapd_rest,
 	[VMSA_EV_LRU_ISOLATE] = on_lru_isolate,
 	[VMSA_EV_WRITE] = on_write,
 	[VMSA_EV_SHRINK_INACTIVE] = on_shrink_inactive,
@@ -1403,11 +1411,10 @@ static const event_handler handlers[VMSA_EV__COUNT] = {
 	[VMSA_EV_SLAB_END] = on_slab_end,
 	[VMSA_EV_FLUSHER_WAKE] = on_flusher_wake,
 	[VMSA_EV_WB_START] = on_wb_start,
-	[VMSA_EV_WB_WRITTEN] = on_wb_written,
+	[VMSA_EV_WB_WRITTEN] = on_wb_written_rest,
 	[VMSA_EV_LOST] = on_nothing, /* counted before any task */
 };
 
-/* A zeroed task state, 64-byte aligned; NULL: out of memory. */
 /* The state of reference ref (a pid_slot's, not REF_NONE) */
 static inline struct task_state *task_at(const struct vmsa_stats *st, uint32_t ref)
 {
@@ -1420,7 +1427,8 @@ static inline struct task_state *task_at(const struct vmsa_stats *st, uint32_t r
 					     (size_t)(i % TASK_CHUNK) * TASK_SIZE);
 }
 
-/* A zeroed task state, and its reference in *ref; NULL: out of memory */
+/* A zeroed task state, 64-byte aligned, and its reference in *ref; NULL:
+ * out of memory */
 static struct task_state *new_task(struct vmsa_stats *st, uint32_t *ref)
 {
 	st->live_states++;
@@ -1497,6 +1505,38 @@ static void state_rest(struct vmsa_stats *st, struct task_state *t)
 		st->last_task = NULL;
 }
 
+/* After an event that may end what the task had open: a task past
+ * REST_AFTER states, or folded, with nothing open rests (t is gone then) */
+static inline void may_rest(struct vmsa_stats *st, struct task_state *t)
+{
+	if ((t->folded || st->live_states > REST_AFTER) && !t->nwin && !t->awake &&
+	    !t->wb_open && !t->is_kswapd && t->row)
+		state_rest(st, t);
+}
+
+static int on_end_rest(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
+{
+	int err = on_end(st, t, ev);
+	may_rest(st, t);
+	return err;
+}
+
+static int on_wakeup_kswapd_rest(struct vmsa_stats *st, struct task_state *t,
+				 const struct vmsa_event *ev)
+{
+	int err = on_wakeup_kswapd(st, t, ev);
+	may_rest(st, t);
+	return err;
+}
+
+static int on_wb_written_rest(struct vmsa_stats *st, struct task_state *t,
+			      const struct vmsa_event *ev)
+{
+	int err = on_wb_written(st, t, ev);
+	may_rest(st, t);
+	return err;
+}
+
 int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 {
 	if ((unsigned)ev->type >= VMSA_EV__COUNT)
@@ -1543,13 +1583,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 		if (err)
 			return err;
 	}
-	/* (folded or not, the handlers do not change it; nor the row) */
-	if (!t->folded && st->live_states <= REST_AFTER)
-		return handlers[ev->type](st, t, ev);
-	int err = handlers[ev->type](st, t, ev);
-	if (!t->nwin && !t->awake && !t->wb_open && !t->is_kswapd && t->row)
-		state_rest(st, t);
-	return err;
+	return handlers[ev->type](st, t, ev);
 }
 
 /* ---- the summary snapshot ------------------------------------------- */
