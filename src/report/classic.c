@@ -394,6 +394,22 @@ static int by_value(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* The summary's next row from *at on that in[] puts in the table of bit
+ * (there is one), *at past it; the rows after it asked for ahead */
+static const struct vmsa_task_row *next_in(const struct vmsa_summary *sum, const uint8_t *in,
+					   unsigned bit, size_t *at, enum vmsa_ctx x)
+{
+	size_t i = *at;
+	while (!(in[i] & bit))
+		i++;
+	if (i + 2 * VMSA_AHEAD < sum->nrows)
+		prefetch_row(sum->rows[i + 2 * VMSA_AHEAD]);
+	if (i + VMSA_AHEAD < sum->nrows)
+		prefetch_parts(sum, sum->rows[i + VMSA_AHEAD], x);
+	*at = i + 1;
+	return sum->rows[i];
+}
+
 /* A table's cells of row r (after its label), to its line's end. */
 typedef void (*row_cells)(struct vmsa_tb *t, const struct vmsa_summary *sum,
 			  const struct vmsa_task_row *r);
@@ -408,31 +424,43 @@ typedef void (*row_cells)(struct vmsa_tb *t, const struct vmsa_summary *sum,
 static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const struct table_order *o,
 		      enum vmsa_ctx x, const uint8_t *in, row_cells cells)
 {
-	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
+	/* sorted by a value: the table's rows ranked; else the summary's
+	 * order, the rows in[] takes read in place */
+	bool sorted = o->key && (o->key->tables & (1u << x));
+	struct ranked *rows = NULL;
 	struct vmsa_tb *t = malloc(sizeof(*t));
-	if (!rows || !t) {
+	if (t && sorted)
+		rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
+	if (!t || (sorted && !rows)) {
 		free(rows);
 		free(t);
 		return VMSA_E_NOMEM;
 	}
 	t->f = f;
 	t->n = 0;
-	size_t n = 0;
-	bool sorted = o->key && (o->key->tables & (1u << x));
-	for (size_t i = 0; i < sum->nrows; i++)
-		if (in[i] & (1u << x))
-			rows[n++] = (struct ranked){sum->rows[i],
-						    sorted ? o->key->value(sum->rows[i], x) : 0, i};
+	size_t n = 0, at = 0, nrows = sum->nrows;
+	for (size_t i = 0; i < nrows; i++)
+		if (in[i] & (1u << x)) {
+			if (sorted)
+				rows[n] = (struct ranked){sum->rows[i],
+							  o->key->value(sum->rows[i], x), i};
+			n++;
+		}
 	if (sorted)
 		qsort(rows, n, sizeof(*rows), by_value);
+	/* the table's next row (of k), asking for those after it ahead */
+#define NEXT_ROW(k)                                                                       \
+	(sorted ? (((k) + 2 * VMSA_AHEAD < n ? prefetch_row(rows[(k) + 2 * VMSA_AHEAD].r) \
+					     : (void)0),                                  \
+		   ((k) + VMSA_AHEAD < n ? prefetch_parts(sum, rows[(k) + VMSA_AHEAD].r, x)   \
+					 : (void)0),                                      \
+		   rows[k].r)                                                             \
+		: next_in(sum, in, 1u << x, &at, x))
 	size_t shown = o->top && o->top < n ? o->top : n;
-	for (size_t i = 0; i < shown; i++) {
-		if (i + 2 * VMSA_AHEAD < shown)
-			prefetch_row(rows[i + 2 * VMSA_AHEAD].r);
-		if (i + VMSA_AHEAD < shown)
-			prefetch_parts(sum, rows[i + VMSA_AHEAD].r, x);
-		tb_label(t, sum, rows[i].r, w);
-		cells(t, sum, rows[i].r);
+	for (size_t k = 0; k < shown; k++) {
+		const struct vmsa_task_row *r = NEXT_ROW(k);
+		tb_label(t, sum, r, w);
+		cells(t, sum, r);
 	}
 	int err = 0;
 	if (shown < n) {
@@ -442,8 +470,8 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 			err = VMSA_E_NOMEM;
 		} else {
 			vmsa_row_in(rest, space);
-			for (size_t i = shown; i < n; i++)
-				vmsa_row_counters_add(rest, rows[i].r); /* (nothing to make) */
+			for (size_t k = shown; k < n; k++)
+				vmsa_row_counters_add(rest, NEXT_ROW(k)); /* (nothing to make) */
 			char label[40];
 			int len = snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
 			vmsa_tb_bytes(t, label, (size_t)len);
@@ -454,6 +482,7 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 		free(rest);
 		free(space);
 	}
+#undef NEXT_ROW
 	vmsa_tb_flush(t);
 	free(t);
 	free(rows);
