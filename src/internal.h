@@ -360,6 +360,9 @@ struct vmsa_summary {
 	 * memory (what a pass over all rows in no order of its own reads);
 	 * NULL: rows[] is that order too */
 	struct vmsa_task_row **rows_made;
+	/* rows[i] is rows_made[made_of[i]] (NULL: not known; with rows_made
+	 * alone, a pass in that order can put what it finds in name order) */
+	uint32_t *made_of;
 	size_t nrows;
 	struct vmsa_row_block **blocks;	/* whose rows it shares, one reference each */
 	size_t nblocks;

@@ -1620,6 +1620,7 @@ struct pid_row {
 	uint32_t key;	/* the pid, its sign bit flipped: unsigned order is the pid's */
 	uint32_t comm_id;
 	struct vmsa_task_row *row;
+	uint32_t from;	/* its place before the sort */
 };
 
 /* a[0..n) by key, stable, through tmp (n long); returns where they are */
@@ -1660,9 +1661,11 @@ int vmsa_summary_sort_rows(struct vmsa_summary *sum)
 		return VMSA_E_NOMEM;
 	}
 	bool by_pid = true;
+	bool made = sum->rows_made && !memcmp(sum->rows, sum->rows_made, n * sizeof(*sum->rows));
 	for (size_t i = 0; i < n; i++) {
 		struct vmsa_task_row *r = sum->rows[i];
-		pr[i] = (struct pid_row){(uint32_t)r->key.pid ^ 0x80000000u, r->key.comm_id, r};
+		pr[i] = (struct pid_row){(uint32_t)r->key.pid ^ 0x80000000u, r->key.comm_id, r,
+					 (uint32_t)i};
 		by_pid &= !i || pr[i - 1].key <= pr[i].key;
 		at[r->key.comm_id]++;
 	}
@@ -1685,8 +1688,18 @@ int vmsa_summary_sort_rows(struct vmsa_summary *sum)
 		at[names[i].id] = next;
 		next += rows;
 	}
-	for (size_t i = 0; i < n; i++)
-		sum->rows[at[p[i].comm_id]++] = p[i].row;
+	/* (with the rows in the order they were made before the sort: where
+	 * each one was, for passes in that order; none when that fails) */
+	free(sum->made_of);
+	sum->made_of = NULL;
+	if (made && n < UINT32_MAX)
+		sum->made_of = malloc(n * sizeof(*sum->made_of));
+	for (size_t i = 0; i < n; i++) {
+		size_t to = at[p[i].comm_id]++;
+		sum->rows[to] = p[i].row;
+		if (sum->made_of)
+			sum->made_of[to] = p[i].from;
+	}
 	free(at);
 	free(names);
 	free(pr);
@@ -1702,6 +1715,7 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 			row_free(sum->rows[i]);
 	free(sum->rows);
 	free(sum->rows_made);
+	free(sum->made_of);
 	for (size_t i = 0; i < sum->nblocks; i++)
 		block_unref(sum->blocks[i]);
 	free(sum->blocks);
