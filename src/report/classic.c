@@ -356,49 +356,43 @@ static uint8_t row_bits(const struct vmsa_task_row *r)
 			 (in_throttle_shrink(r) ? IN_THROTTLE_SHRINK : 0));
 }
 
-/* In one pass over the rows: the tables each row is in (in[i]), and the
- * width of the longest label (returned) */
-static int plan_rows(const struct vmsa_summary *sum, uint8_t *in)
+/* The tables each of the n rows is in (bits[j] of rows[j]), the rows asked
+ * for ahead; returns the width of the longest label */
+static size_t plan_pass(const struct vmsa_summary *sum, struct vmsa_task_row *const *rows,
+			size_t n, uint8_t *bits)
 {
-	size_t width = 0, n = sum->nrows;
-	/* in the order the rows were made, next to each other in memory, each
-	 * row's bits then put where name order has it (no memory for that: in
-	 * name order, every row a miss of the caches) */
-	uint8_t *bits = sum->made_of ? malloc(n ? n : 1) : NULL;
-	if (bits) {
-		for (size_t j = 0; j < n; j++) {
-			if (j + 2 * VMSA_AHEAD < n)
-				prefetch_row(sum->rows_made[j + 2 * VMSA_AHEAD]);
-			if (j + VMSA_AHEAD < n) {
-				const struct vmsa_task_row *a = sum->rows_made[j + VMSA_AHEAD];
-				prefetch_parts(sum, a, VMSA_CTX_DIRECT);
-				if (a->ctx[VMSA_CTX_KSWAPD])
-					__builtin_prefetch(a->ctx[VMSA_CTX_KSWAPD]);
-			}
-			const struct vmsa_task_row *r = sum->rows_made[j];
-			size_t len = row_label(sum, r, NULL);
-			width = len > width ? len : width;
-			bits[j] = row_bits(r);
-		}
-		for (size_t i = 0; i < n; i++)
-			in[i] = bits[sum->made_of[i]];
-		free(bits);
-		return (int)width;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i + 2 * VMSA_AHEAD < n)
-			prefetch_row(sum->rows[i + 2 * VMSA_AHEAD]);
-		if (i + VMSA_AHEAD < n) {
-			const struct vmsa_task_row *a = sum->rows[i + VMSA_AHEAD];
+	size_t width = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (j + 2 * VMSA_AHEAD < n)
+			prefetch_row(rows[j + 2 * VMSA_AHEAD]);
+		if (j + VMSA_AHEAD < n) {
+			const struct vmsa_task_row *a = rows[j + VMSA_AHEAD];
 			prefetch_parts(sum, a, VMSA_CTX_DIRECT);
 			if (a->ctx[VMSA_CTX_KSWAPD])
 				__builtin_prefetch(a->ctx[VMSA_CTX_KSWAPD]);
 		}
-		const struct vmsa_task_row *r = sum->rows[i];
-		size_t len = row_label(sum, r, NULL);
+		size_t len = row_label(sum, rows[j], NULL);
 		width = len > width ? len : width;
-		in[i] = row_bits(r);
+		bits[j] = row_bits(rows[j]);
 	}
+	return width;
+}
+
+/* In one pass over the rows: the tables each row is in (in[i]), and the
+ * width of the longest label (returned) */
+static int plan_rows(const struct vmsa_summary *sum, uint8_t *in)
+{
+	size_t n = sum->nrows;
+	/* in the order the rows were made, next to each other in memory, each
+	 * row's bits then put where name order has it (no memory for that: in
+	 * name order, every row a miss of the caches) */
+	uint8_t *bits = sum->made_of ? malloc(n ? n : 1) : NULL;
+	if (!bits)
+		return (int)plan_pass(sum, sum->rows, n, in);
+	size_t width = plan_pass(sum, sum->rows_made, n, bits);
+	for (size_t i = 0; i < n; i++)
+		in[i] = bits[sum->made_of[i]];
+	free(bits);
 	return (int)width;
 }
 
