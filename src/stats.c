@@ -204,7 +204,6 @@ struct vmsa_stats {
 	 * row's).  at_rest is what the passes over all pids read of them.
 	 */
 	struct task_state at_rest;
-	size_t live_states;
 	size_t max_tasks, nrows;
 	struct vmsa_task_row *other;	/* rows beyond max_tasks */
 	uint64_t tasks_folded;
@@ -1431,7 +1430,6 @@ static inline struct task_state *task_at(const struct vmsa_stats *st, uint32_t r
  * out of memory */
 static struct task_state *new_task(struct vmsa_stats *st, uint32_t *ref)
 {
-	st->live_states++;
 	if (st->nidle) {
 		*ref = st->idle_states[--st->nidle];
 		struct task_state *t = task_at(st, *ref);
@@ -1500,16 +1498,22 @@ static void state_rest(struct vmsa_stats *st, struct task_state *t)
 	struct pid_slot *s = pids_slot(&st->tasks, t->pid);
 	st->idle_states[st->nidle++] = s->ref;
 	s->ref = ref;
-	st->live_states--;
 	if (st->last_task == t)
 		st->last_task = NULL;
+}
+
+/* The task states held: those handed out of the chunks, less those given back */
+static inline size_t live_states(const struct vmsa_stats *st)
+{
+	return st->ntask_chunks ? (st->ntask_chunks - 1) * TASK_CHUNK + st->chunk_used - st->nidle
+				: 0;
 }
 
 /* After an event that may end what the task had open: a task past
  * REST_AFTER states, or folded, with nothing open rests (t is gone then) */
 static inline void may_rest(struct vmsa_stats *st, struct task_state *t)
 {
-	if ((t->folded || st->live_states > REST_AFTER) && !t->nwin && !t->awake &&
+	if ((t->folded || live_states(st) > REST_AFTER) && !t->nwin && !t->awake &&
 	    !t->wb_open && !t->is_kswapd && t->row)
 		state_rest(st, t);
 }
@@ -1578,8 +1582,9 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 			return VMSA_E_NOMEM; /* (its chunk is freed with the rest) */
 	}
 	st->last_task = t;
-	if (ev->type != VMSA_EV_WB_START && ev->type != VMSA_EV_WB_WRITTEN) { /* (no row: */
-		int err = set_task_row(st, t, ev);			     /* struct vmsa_writeback) */
+	/* (writeback events have no row: struct vmsa_writeback) */
+	if (ev->type != VMSA_EV_WB_START && ev->type != VMSA_EV_WB_WRITTEN) {
+		int err = set_task_row(st, t, ev);
 		if (err)
 			return err;
 	}
