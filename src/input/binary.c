@@ -281,11 +281,6 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 	return d;
 }
 
-int vmsa_bin_read_type(struct vmsa_bin_decoder *d, struct tep_handle *tep, struct tep_record *r)
-{
-	return desc_for(d, tep, r) ? 0 : -1;
-}
-
 int vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
 			  struct vmsa_traits *traits)
 {

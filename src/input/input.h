@@ -123,10 +123,6 @@ void vmsa_bin_decoder_remember_comms(struct vmsa_bin_decoder *d);
 enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *d, struct tep_handle *tep,
 				     struct tep_record *r, struct vmsa_event *ev,
 				     enum vmsa_reject_reason *reason);
-/* What vmsa_bin_decode() reads of r through the libraries before its fields:
- * its type, and that event's format the first time (the trace.dat probe
- * does this ahead of the analyzer).  0, or -1: no such event. */
-int vmsa_bin_read_type(struct vmsa_bin_decoder *d, struct tep_handle *tep, struct tep_record *r);
 /* A lost-events marker for r->missed_events (counted; cleared on r). */
 void vmsa_bin_lost(struct vmsa_bin_decoder *d, struct tep_record *r, struct vmsa_event *ev);
 
@@ -136,6 +132,10 @@ struct vmsa_tracedat;
 /* The reader updates *counts and *traits as it goes; both outlive it. */
 int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 		       struct vmsa_source_counts *counts, struct vmsa_traits *traits);
+/* The same, with libtracecmd in this process: what vmsa_tracedat_open()
+ * does when it cannot make its child (tests compare the two). */
+int vmsa_tracedat_open_here(struct vmsa_tracedat **out, const char *path,
+			    struct vmsa_source_counts *counts, struct vmsa_traits *traits);
 void vmsa_tracedat_close(struct vmsa_tracedat *td);
 
 #define VMSA_TRACEDAT_REJECTED 1

@@ -3,11 +3,14 @@
  * Binary trace.dat input through libtracecmd.  Records of the top buffer
  * and of every instance (trace-cmd record -B) are merged in timestamp order
  * and decoded by binary.c with the event formats stored in the file; task
- * names come from the file's saved cmdlines.
+ * names come from the file's saved cmdlines.  The library runs in a child
+ * process that hands the analyzer what it decoded (see "The child" below).
  */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -28,32 +31,35 @@ struct cursor {
 	struct tep_record *rec;
 };
 
-/*
- * The child that reads the file ahead of the analyzer (probe_start()): it
- * reports how many record reads it has done; the analyzer does no read
- * the child has not survived.
- */
-struct probe {
-	pid_t pid;		/* 0: none (could not fork: the file is read as it comes) */
-	int fd;			/* its reports */
-	uint64_t safe;		/* reads it has done */
-	bool opened, done;
-	double limit;		/* seconds without a report that make it stalled */
-	struct timespec last;	/* of its last report */
-};
-
-struct vmsa_tracedat {
-	struct vmsa_dl_tracecmd tc;	/* libtracecmd (libtraceevent: dec.dl) */
+/* The file as libtracecmd reads it: in the child, or in the analyzer when
+ * no child can be made. */
+struct reader {
 	struct tracecmd_input *top;
 	struct tracecmd_input **handles;	/* top, then instances */
 	int nhandles;
 	struct cursor *pending;		/* its record comes after a lost marker */
 	struct cursor *cur;
 	int ncur;
-	struct vmsa_bin_decoder dec;
 	struct tep_record *held;	/* returned last; freed on the next call */
-	struct probe pr;
-	uint64_t reads;			/* td->tc.tracecmd_read_data() calls */
+};
+
+/* The analyzer's end of the child: the messages it sent, not yet taken. */
+struct child {
+	pid_t pid;		/* 0: none (the analyzer reads the file itself) */
+	int fd;			/* its messages */
+	bool ended;		/* it said it finished (M_END) and was reaped */
+	int err;		/* what ended it otherwise: returned again */
+	double limit;		/* seconds without a message that make it stalled */
+	struct timespec last;	/* when the analyzer began to wait, or got bytes last */
+	char *in;		/* received: [at, len) not taken yet */
+	size_t at, len, cap;
+};
+
+struct vmsa_tracedat {
+	struct vmsa_dl_tracecmd tc;	/* libtracecmd (libtraceevent: dec.dl) */
+	struct vmsa_bin_decoder dec;
+	struct reader rd;
+	struct child ch;
 };
 
 /*
@@ -149,49 +155,12 @@ static void add_cpustats(struct vmsa_traits *t, const char *stats)
 	}
 }
 
-/*
- * libtracecmd 3.1.6 can crash on corrupted files beyond the fixed header
- * (a NULL dereference in td->tc.tracecmd_buffer_instance_handle()'s error path,
- * found by fuzz/fuzz_tracedat).  So a child process opens the file first
- * and reads every buffer and every record, in the order the analyzer will
- * (merge(): the same library calls), telling the analyzer through a pipe
- * how far it got: the analyzer opens the file only once the child has, and
- * does each record read only after the child has done it.  The two run at
- * the same time; the file is corrupt if the child dies, stalls (no report
- * for a time proportional to the file's size while the analyzer waits for
- * one), or ends without saying it finished.  The child never waits for the
- * analyzer to take a report (a full pipe drops it: the next one says more)
- * but for its last two.
- */
-#define PROBE_OPENED UINT64_MAX - 1
-#define PROBE_DONE UINT64_MAX
-#define PROBE_EVERY 1024
 
-static void probe_crashed(int sig)
-{
-	_exit(128 + sig);
-}
-
-static void say(int fd, uint64_t n)
-{
-	ssize_t w;
-	do
-		w = write(fd, &n, sizeof(n));
-	while (w < 0 && errno == EINTR);
-	if (w != (ssize_t)sizeof(n) && !(w < 0 && errno == EAGAIN))
-		_exit(4);
-}
-
-static void set_blocking(int fd, bool on)
-{
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, on ? fl & ~O_NONBLOCK : fl | O_NONBLOCK);
-}
+/* ---- the reader: libtracecmd's calls -------------------------------- */
 
 /*
  * The cursor whose record comes next (the earliest; the first of equals),
- * or NULL at the end: the analyzer's order, which the probe follows too.
+ * or NULL at the end.
  */
 static struct cursor *earliest(struct cursor *cur, int ncur)
 {
@@ -202,166 +171,464 @@ static struct cursor *earliest(struct cursor *cur, int ncur)
 	return best;
 }
 
-static void probe_child(const struct vmsa_tracedat *td, const char *path, int fd)
+/* Opens path with every buffer and reads each CPU's first record; sets the
+ * file's traits.  0, VMSA_E_CORRUPT or VMSA_E_NOMEM (then reader_close()). */
+static int reader_open(struct vmsa_tracedat *td, const char *path)
+{
+	struct reader *rd = &td->rd;
+	struct vmsa_traits *traits = td->dec.traits;
+	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
+	rd->top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!rd->top)
+		return VMSA_E_CORRUPT;
+	int ninst = td->tc.tracecmd_buffer_instances(rd->top);
+	if (ninst < 0)
+		ninst = 0;
+	rd->handles = calloc((size_t)ninst + 1, sizeof(*rd->handles));
+	if (!rd->handles)
+		return VMSA_E_NOMEM;
+	rd->handles[rd->nhandles++] = rd->top;
+	for (int i = 0; i < ninst; i++) {
+		struct tracecmd_input *h = td->tc.tracecmd_buffer_instance_handle(rd->top, i);
+		if (h)
+			rd->handles[rd->nhandles++] = h;
+	}
+	int total = 0;
+	for (int i = 0; i < rd->nhandles; i++) {
+		int c = td->tc.tracecmd_cpus(rd->handles[i]);
+		if (c < 0 || c > 4096)
+			return VMSA_E_CORRUPT;
+		total += c;
+	}
+	rd->cur = calloc((size_t)total + 1, sizeof(*rd->cur));
+	if (!rd->cur)
+		return VMSA_E_NOMEM;
+	for (int i = 0; i < rd->nhandles; i++)
+		for (int c = 0; c < td->tc.tracecmd_cpus(rd->handles[i]); c++) {
+			struct cursor *k = &rd->cur[rd->ncur++];
+			k->h = rd->handles[i];
+			k->tep = td->tc.tracecmd_get_tep(rd->handles[i]);
+			k->cpu = c;
+			k->rec = td->tc.tracecmd_read_data(k->h, c);
+		}
+	traits->tracedat_version = (uint32_t)td->tc.tracecmd_get_in_file_version(rd->top);
+	const char *u = td->tc.tracecmd_get_uname(rd->top), *clk = td->tc.tracecmd_get_trace_clock(rd->top);
+	snprintf(traits->uname, sizeof(traits->uname), "%s", u ? u : "");
+	snprintf(traits->clock, sizeof(traits->clock), "%s", clk ? clk : "");
+	traits->cpus = td->tc.tracecmd_cpus(rd->top);
+	traits->instances = ninst;
+	for (int i = 0; i < rd->nhandles; i++)
+		add_cpustats(traits, td->tc.tracecmd_get_cpustats(rd->handles[i]));
+	traits->timestamps_ns_precision = 1;
+	traits->dialect = VMSA_DIALECT_UNKNOWN;
+	return 0;
+}
+
+static void reader_close(struct vmsa_tracedat *td)
+{
+	struct reader *rd = &td->rd;
+	if (rd->held)
+		td->tc.tracecmd_free_record(rd->held);
+	for (int i = 0; i < rd->ncur; i++)
+		if (rd->cur[i].rec)
+			td->tc.tracecmd_free_record(rd->cur[i].rec);
+	for (int i = rd->nhandles - 1; i >= 1; i--)
+		td->tc.tracecmd_close(rd->handles[i]);
+	if (rd->top)
+		td->tc.tracecmd_close(rd->top);
+	free(rd->handles);
+	free(rd->cur);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* vmsa_tracedat_next() of the reader: ev->comm lives until the next call. */
+static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
+		       enum vmsa_reject_reason *reason)
+{
+	struct reader *rd = &td->rd;
+	if (rd->held) {
+		td->tc.tracecmd_free_record(rd->held);
+		rd->held = NULL;
+	}
+	if (!td->dec.comms) /* the file's task names are all loaded */
+		vmsa_bin_decoder_remember_comms(&td->dec);
+	for (;;) {
+		struct cursor *best = rd->pending;
+		rd->pending = NULL;
+		if (!best)
+			best = earliest(rd->cur, rd->ncur);
+		if (!best)
+			return VMSA_E_EOF;
+		struct tep_record *r = best->rec;
+		if (r->missed_events) {
+			/* dropped events before this record: a lost marker now,
+			 * the record itself on the next call */
+			vmsa_bin_lost(&td->dec, r, ev);
+			rd->pending = best;
+			return 0;
+		}
+		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
+		td->dec.counts->lines_read++;
+		td->dec.counts->bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
+		*record_no = td->dec.counts->lines_read;
+		switch (vmsa_bin_decode(&td->dec, best->tep, r, ev, reason)) {
+		case VMSA_BIN_EVENT:
+			rd->held = r; /* ev->comm may point into tep; kept until next */
+			return 0;
+		case VMSA_BIN_REJECTED:
+			td->tc.tracecmd_free_record(r);
+			return VMSA_TRACEDAT_REJECTED;
+		default:
+			td->tc.tracecmd_free_record(r);
+			continue;
+		}
+	}
+}
+
+/* ---- the child ------------------------------------------------------ */
+
+/*
+ * libtracecmd 3.1.6 can crash on corrupted files beyond the fixed header
+ * (a NULL dereference in tracecmd_buffer_instance_handle()'s error path,
+ * found by fuzz/fuzz_tracedat).  So the library runs in a child process:
+ * it opens the file, reads and decodes every record (the reader above) and
+ * sends the analyzer, through a pipe, each event, each rejected record and
+ * the words of the counts and traits that changed since its last message.
+ * The analyzer never calls libtracecmd while a child runs, so a crash or a
+ * hang there ends only the child, and the file is corrupt: the child died,
+ * stalled (no message for a time proportional to the file's size while the
+ * analyzer waits for one), or ended without saying it finished.  The file
+ * is opened and decoded once, beside the analysis.  When no child can be
+ * made (pipe or fork fails), the analyzer reads the file itself.
+ *
+ * A message: struct msg, then the tallies (the counts, then the traits up
+ * to uname, as 64-bit words) that changed since the last message, their
+ * new values in the order of the set bits of msg.tallies, then by kind:
+ *   M_OPENED, M_END  the whole traits and counts;
+ *   M_EVENT          the event's words that are not 0 (the bits of a
+ *                    64-bit mask, then the words), then its task name
+ *                    (msg.arg bytes, padded to 8);
+ *   M_REJECTED       nothing (msg.arg: the reason; its record number is
+ *                    the lines_read of the counts);
+ *   M_ERROR          nothing (msg.arg: the error, VMSA_E_CORRUPT or _NOMEM).
+ * Parent and child are one program image, so the structures go as they are.
+ */
+enum msg_kind { M_OPENED = 1, M_EVENT, M_REJECTED, M_END, M_ERROR };
+
+struct msg {
+	uint32_t kind;
+	int32_t arg;
+	uint64_t tallies;
+};
+
+#define COUNT_WORDS (sizeof(struct vmsa_source_counts) / sizeof(uint64_t))
+#define TRAIT_WORDS (offsetof(struct vmsa_traits, uname) / sizeof(uint64_t))
+#define TALLY_WORDS (COUNT_WORDS + TRAIT_WORDS)
+#define EVENT_WORDS (sizeof(struct vmsa_event) / sizeof(uint64_t))
+_Static_assert(sizeof(struct vmsa_source_counts) % sizeof(uint64_t) == 0, "whole words");
+_Static_assert(offsetof(struct vmsa_traits, uname) % sizeof(uint64_t) == 0, "whole words");
+_Static_assert(sizeof(struct vmsa_event) % 8 == 0 && sizeof(struct vmsa_traits) % 8 == 0,
+	       "whole words");
+_Static_assert(TALLY_WORDS <= 64 && EVENT_WORDS <= 64, "a mask of 64 bits");
+
+#define COMM_MAX 1016		/* (task names are at most 16 bytes in a kernel) */
+#define SEND_AT (64u << 10)	/* the child writes when it has this much */
+#define MSG_MAX (sizeof(struct msg) + 8 * TALLY_WORDS + 8 + sizeof(struct vmsa_event) + \
+		 COMM_MAX + sizeof(struct vmsa_traits) + sizeof(struct vmsa_source_counts))
+#define OUT_CAP (SEND_AT + MSG_MAX)
+#define IN_CAP ((256u << 10) + MSG_MAX)
+
+struct out {
+	int fd;
+	char *b;
+	size_t len;
+	uint64_t last[TALLY_WORDS];	/* the tallies as last sent */
+};
+
+static void tallies(const struct vmsa_tracedat *td, uint64_t *w)
+{
+	memcpy(w, td->dec.counts, COUNT_WORDS * sizeof(uint64_t));
+	memcpy(w + COUNT_WORDS, td->dec.traits, TRAIT_WORDS * sizeof(uint64_t));
+}
+
+static void flush(struct out *o)
+{
+	for (size_t done = 0; done < o->len;) {
+		ssize_t w = write(o->fd, o->b + done, o->len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(4); /* the analyzer is gone */
+		done += (size_t)w;
+	}
+	o->len = 0;
+}
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	memcpy(o->b + o->len, p, n);
+	o->len += n;
+}
+
+/* The words of w[0..n) that are not the same as in was (0 when NULL): a mask,
+ * then those words; was is updated. */
+static uint64_t put_words(struct out *o, const uint64_t *w, uint64_t *was, size_t n)
+{
+	uint64_t mask = 0;
+	for (size_t i = 0; i < n; i++)
+		if (w[i] != (was ? was[i] : 0)) {
+			mask |= 1ull << i;
+			put(o, &w[i], sizeof(w[i]));
+			if (was)
+				was[i] = w[i];
+		}
+	return mask;
+}
+
+/* A message's head and the tallies that changed. */
+static void put_head(struct out *o, const struct vmsa_tracedat *td, uint32_t kind, int32_t arg)
+{
+	uint64_t now[TALLY_WORDS];
+	tallies(td, now);
+	struct msg m = {.kind = kind, .arg = arg};
+	size_t head = o->len;
+	o->len += sizeof(m);
+	m.tallies = put_words(o, now, o->last, TALLY_WORDS);
+	memcpy(o->b + head, &m, sizeof(m));
+}
+
+static void put_whole(struct out *o, const struct vmsa_tracedat *td, uint32_t kind)
+{
+	put_head(o, td, kind, 0);
+	put(o, td->dec.traits, sizeof(*td->dec.traits));
+	put(o, td->dec.counts, sizeof(*td->dec.counts));
+}
+
+static void put_event(struct out *o, const struct vmsa_tracedat *td, const struct vmsa_event *ev)
+{
+	int32_t n = ev->comm_len <= COMM_MAX ? (int32_t)ev->comm_len : COMM_MAX;
+	put_head(o, td, M_EVENT, n);
+	uint64_t w[EVENT_WORDS];
+	struct vmsa_event e = *ev;
+	e.comm = NULL; /* (the name follows) */
+	memcpy(w, &e, sizeof(w));
+	size_t at = o->len;
+	o->len += sizeof(uint64_t);
+	uint64_t mask = put_words(o, w, NULL, EVENT_WORDS);
+	memcpy(o->b + at, &mask, sizeof(mask));
+	put(o, ev->comm, (size_t)n);
+	static const char pad[8];
+	put(o, pad, (8 - (size_t)n % 8) % 8);
+}
+
+static void child_crashed(int sig)
+{
+	_exit(128 + sig);
+}
+
+static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const char *path, int fd)
 {
 	/* a crash here is the answer, not an event: end quietly */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = probe_crashed;
+	sa.sa_handler = child_crashed;
 	int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
-	struct tracecmd_input *top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!top)
-		_exit(2);
-	int n = td->tc.tracecmd_buffer_instances(top);
-	if (n < 0)
-		n = 0;
-	struct tracecmd_input **hs = calloc((size_t)n + 1, sizeof(*hs));
-	if (!hs)
+	struct out o = {.fd = fd, .b = malloc(OUT_CAP)};
+	if (!o.b)
 		_exit(5);
-	int nh = 0, total = 0;
-	for (int i = -1; i < n; i++) {
-		struct tracecmd_input *h = i < 0 ? top : td->tc.tracecmd_buffer_instance_handle(top, i);
-		if (!h)
-			continue; /* as the analyzer: that buffer is left out */
-		hs[nh++] = h;
-		int c = td->tc.tracecmd_cpus(h);
-		if (c < 0 || c > 4096)
-			_exit(3);
-		total += c;
-		td->tc.tracecmd_get_cpustats(h);
+	int err = reader_open(td, path);
+	if (err) {
+		put_head(&o, td, M_ERROR, err);
+		flush(&o);
+		_exit(0); /* no cleanup: the library's leaks are not ours to report */
 	}
-	td->tc.tracecmd_get_uname(top);
-	td->tc.tracecmd_get_trace_clock(top);
-	struct cursor *cur = calloc((size_t)total + 1, sizeof(*cur));
-	if (!cur)
-		_exit(5);
-	say(fd, PROBE_OPENED);
-	uint64_t reads = 0;
-	int ncur = 0;
-	for (int i = 0; i < nh; i++)
-		for (int c = 0; c < td->tc.tracecmd_cpus(hs[i]); c++) {
-			struct cursor *k = &cur[ncur++];
-			k->h = hs[i];
-			k->tep = td->tc.tracecmd_get_tep(hs[i]);
-			k->cpu = c;
-			k->rec = td->tc.tracecmd_read_data(hs[i], c);
-			reads++;
+	tallies(td, o.last);
+	put_whole(&o, td, M_OPENED);
+	flush(&o);
+	for (;;) {
+		struct vmsa_event ev;
+		uint64_t rec = 0;
+		enum vmsa_reject_reason why = VMSA_REJECT_BAD_HEADER;
+		int r = reader_next(td, &ev, &rec, &why);
+		if (r == 0) {
+			put_event(&o, td, &ev);
+		} else if (r == VMSA_TRACEDAT_REJECTED) {
+			put_head(&o, td, M_REJECTED, (int32_t)why);
+		} else {
+			if (r == VMSA_E_EOF)
+				put_whole(&o, td, M_END);
+			else
+				put_head(&o, td, M_ERROR, r);
+			flush(&o);
+			_exit(0);
 		}
-	free(hs); /* (the handles stay open: the cursors use them) */
-	say(fd, reads);
-	set_blocking(fd, false);
-	/* the analyzer's own reads of each record, by its decoder's copy */
-	struct vmsa_bin_decoder dec = td->dec;
-	struct cursor *best;
-	while ((best = earliest(cur, ncur))) {
-		vmsa_bin_read_type(&dec, best->tep, best->rec);
-		td->tc.tracecmd_free_record(best->rec);
-		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
-		if (++reads % PROBE_EVERY == 0)
-			say(fd, reads);
+		if (o.len >= SEND_AT)
+			flush(&o);
 	}
-	set_blocking(fd, true);
-	say(fd, reads);
-	say(fd, PROBE_DONE);
-	_exit(0); /* no cleanup: the library's leaks are not ours to report */
 }
 
-static int probe_start(struct probe *pr, const struct vmsa_tracedat *td, const char *path,
-		       off_t size)
+/* ---- the analyzer's end --------------------------------------------- */
+
+static int child_start(struct child *ch, struct vmsa_tracedat *td, const char *path, off_t size)
 {
-	memset(pr, 0, sizeof(*pr));
-	pr->fd = -1;
 	int p[2];
 	if (pipe(p))
-		return 0; /* cannot probe: read it as it comes */
+		return 0; /* no child: the file is read as it comes */
 	fcntl(p[0], F_SETFD, FD_CLOEXEC);
 	fcntl(p[1], F_SETFD, FD_CLOEXEC);
-	pid_t pid = fork();
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20); /* (a smaller pipe works too) */
+	ch->in = malloc(IN_CAP);
+	pid_t pid = ch->in ? fork() : -1;
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
+		free(ch->in);
+		ch->in = NULL;
 		return 0;
 	}
 	if (pid == 0) {
 		close(p[0]);
-		probe_child(td, path, p[1]);
+		child_main(td, path, p[1]);
 	}
 	close(p[1]);
-	pr->pid = pid;
-	pr->fd = p[0];
-	clock_gettime(CLOCK_MONOTONIC, &pr->last);
-	pr->limit = 30.0 + (double)size / (4 << 20); /* >= 4 MB/s */
+	ch->pid = pid;
+	ch->fd = p[0];
+	ch->cap = IN_CAP;
+	ch->limit = 30.0 + (double)size / (4 << 20); /* >= 4 MB/s */
 	return 0;
 }
 
-/* Ends the child if it still runs; 0 if it finished cleanly, else corrupt. */
-static int probe_end(struct probe *pr)
+/* Ends the child if it still runs and reaps it. */
+static void child_end(struct child *ch)
 {
-	if (!pr->pid)
-		return 0;
-	int status = 0;
-	if (!pr->done)
-		kill(pr->pid, SIGKILL);
-	while (waitpid(pr->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	pr->pid = 0;
-	if (pr->fd >= 0)
-		close(pr->fd);
-	pr->fd = -1;
-	return pr->done && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : VMSA_E_CORRUPT;
+	if (ch->pid) {
+		int status;
+		if (!ch->ended)
+			kill(ch->pid, SIGKILL);
+		while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		ch->pid = 0;
+	}
+	if (ch->fd >= 0)
+		close(ch->fd);
+	ch->fd = -1;
 }
 
-/* Waits until the child has opened the file (need == PROBE_OPENED) or done
- * need reads: 0, or VMSA_E_CORRUPT (the child is then ended). */
-static int probe_wait(struct probe *pr, uint64_t need)
+/* At least n bytes received and not taken (n <= MSG_MAX): 0, or
+ * VMSA_E_CORRUPT when the child ended or stalled first (it is ended). */
+static int want(struct child *ch, size_t n)
 {
-	if (!pr->pid)
+	if (ch->len - ch->at >= n)
 		return 0;
-	while (!pr->done && (need == PROBE_OPENED ? !pr->opened : pr->safe < need)) {
+	/* (what is left is shorter than a message) */
+	memmove(ch->in, ch->in + ch->at, ch->len - ch->at);
+	ch->len -= ch->at;
+	ch->at = 0;
+	clock_gettime(CLOCK_MONOTONIC, &ch->last); /* (the time waited counts, not the time since) */
+	while (ch->len - ch->at < n) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		double left = pr->limit - (double)(now.tv_sec - pr->last.tv_sec) -
-			      (double)(now.tv_nsec - pr->last.tv_nsec) / 1e9;
+		double left = ch->limit - (double)(now.tv_sec - ch->last.tv_sec) -
+			      (double)(now.tv_nsec - ch->last.tv_nsec) / 1e9;
 		if (left <= 0)
-			return probe_end(pr); /* stalled */
-		struct pollfd q = {.fd = pr->fd, .events = POLLIN};
+			goto gone; /* stalled */
+		struct pollfd q = {.fd = ch->fd, .events = POLLIN};
 		int r = poll(&q, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r <= 0)
+			continue; /* (EINTR, or the time is looked at again) */
+		ssize_t got = read(ch->fd, ch->in + ch->len, ch->cap - ch->len);
+		if (got < 0 && errno == EINTR)
 			continue;
-		uint64_t msg[64];
-		ssize_t n = read(pr->fd, msg, sizeof(msg));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || n % (ssize_t)sizeof(msg[0]))
-			return probe_end(pr); /* it ended without finishing */
-		clock_gettime(CLOCK_MONOTONIC, &pr->last);
-		for (ssize_t i = 0; i < n / (ssize_t)sizeof(msg[0]); i++) {
-			if (msg[i] == PROBE_DONE)
-				pr->done = true;
-			else if (msg[i] == PROBE_OPENED)
-				pr->opened = true;
-			else if (msg[i] > pr->safe)
-				pr->safe = msg[i];
-		}
+		if (got <= 0)
+			goto gone; /* it ended without finishing */
+		ch->len += (size_t)got;
+		clock_gettime(CLOCK_MONOTONIC, &ch->last);
 	}
 	return 0;
+gone:
+	child_end(ch);
+	return VMSA_E_CORRUPT;
 }
 
-/* The next record read of the analyzer (the n-th) once the child did it. */
-static struct tep_record *read_after_probe(struct vmsa_tracedat *td, struct cursor *k, int *err)
+/* The words of a mask (put_words()) at p into w[0..n), n <= 64. */
+static const char *take_words(const char *p, uint64_t mask, void *w)
 {
-	uint64_t n = ++td->reads;
-	*err = td->pr.safe >= n || td->pr.done ? 0 : probe_wait(&td->pr, n);
-	return *err ? NULL : td->tc.tracecmd_read_data(k->h, k->cpu);
+	for (; mask; mask &= mask - 1, p += sizeof(uint64_t))
+		memcpy((char *)w + 8 * (size_t)__builtin_ctzll(mask), p, sizeof(uint64_t));
+	return p;
 }
 
-int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
-		       struct vmsa_source_counts *counts, struct vmsa_traits *traits)
+/*
+ * The child's next message, its tallies applied: 0 with *m and *body (what
+ * follows the tallies) set, or VMSA_E_CORRUPT.  *body lives until the next
+ * call.
+ */
+static int next_msg(struct vmsa_tracedat *td, struct msg *m, const char **body)
+{
+	struct child *ch = &td->ch;
+	int err = want(ch, sizeof(*m));
+	if (err)
+		return err;
+	memcpy(m, ch->in + ch->at, sizeof(*m));
+	if (m->kind < M_OPENED || m->kind > M_ERROR || (TALLY_WORDS < 64 && m->tallies >> TALLY_WORDS))
+		goto bad;
+	size_t size = sizeof(*m) + 8 * (size_t)__builtin_popcountll(m->tallies);
+	switch (m->kind) {
+	case M_OPENED:
+	case M_END:
+		size += sizeof(struct vmsa_traits) + sizeof(struct vmsa_source_counts);
+		break;
+	case M_EVENT: {
+		if (m->arg < 0 || m->arg > COMM_MAX || (err = want(ch, size + 8)))
+			goto bad_or_err;
+		uint64_t ev;
+		memcpy(&ev, ch->in + ch->at + size, sizeof(ev));
+		if (EVENT_WORDS < 64 && ev >> EVENT_WORDS)
+			goto bad;
+		size += 8 + 8 * (size_t)__builtin_popcountll(ev) + ((size_t)m->arg + 7) / 8 * 8;
+		break;
+	}
+	default:
+		break;
+	}
+	if ((err = want(ch, size)))
+		return err;
+	const char *p = ch->in + ch->at + sizeof(*m);
+	uint64_t t[TALLY_WORDS];
+	tallies(td, t);
+	p = take_words(p, m->tallies, t);
+	memcpy(td->dec.counts, t, COUNT_WORDS * sizeof(uint64_t));
+	memcpy(td->dec.traits, t + COUNT_WORDS, TRAIT_WORDS * sizeof(uint64_t));
+	*body = p;
+	ch->at += size;
+	return 0;
+bad:
+	err = 0;
+bad_or_err:
+	if (err)
+		return err;
+	child_end(ch);
+	return VMSA_E_CORRUPT;
+}
+
+/* A message's whole traits and counts, taken as they are. */
+static void take_whole(struct vmsa_tracedat *td, const char *body)
+{
+	memcpy(td->dec.traits, body, sizeof(*td->dec.traits));
+	memcpy(td->dec.counts, body + sizeof(*td->dec.traits), sizeof(*td->dec.counts));
+}
+
+/* The child's error (M_ERROR): one of those it may send, else corrupt. */
+static int child_error(struct vmsa_tracedat *td, const struct msg *m)
+{
+	child_end(&td->ch);
+	return m->arg == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+}
+
+static int open_(struct vmsa_tracedat **out, const char *path, struct vmsa_source_counts *counts,
+		 struct vmsa_traits *traits, bool child)
 {
 	*out = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -375,154 +642,103 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
 	struct vmsa_tracedat *td = calloc(1, sizeof(*td));
 	if (!td)
 		return VMSA_E_NOMEM;
-	td->pr.fd = -1;
+	td->ch.fd = -1;
 	/* the libraries first (a file is corrupt only if they can read it) */
 	int err = vmsa_bin_decoder_init(&td->dec, counts, traits);
 	if (!err)
 		err = vmsa_dl_open_tracecmd(&td->tc);
-	if (!err)
-		err = probe_start(&td->pr, td, path, st.st_size);
-	if (!err)
-		err = probe_wait(&td->pr, PROBE_OPENED);
+	if (!err && child)
+		err = child_start(&td->ch, td, path, st.st_size);
+	if (!err && td->ch.pid) {
+		struct msg m;
+		const char *body;
+		err = next_msg(td, &m, &body);
+		if (!err && m.kind == M_OPENED)
+			take_whole(td, body);
+		else if (!err)
+			err = m.kind == M_ERROR ? child_error(td, &m) : VMSA_E_CORRUPT;
+	} else if (!err) {
+		err = reader_open(td, path);
+	}
 	if (err) {
 		vmsa_tracedat_close(td);
 		return err;
 	}
-	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
-	td->top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!td->top)
-		goto corrupt;
-	int ninst = td->tc.tracecmd_buffer_instances(td->top);
-	if (ninst < 0)
-		ninst = 0;
-	struct tracecmd_input **hs = calloc((size_t)ninst + 1, sizeof(*hs));
-	if (!hs)
-		goto nomem;
-	int nh = 0;
-	hs[nh++] = td->top;
-	for (int i = 0; i < ninst; i++) {
-		struct tracecmd_input *h = td->tc.tracecmd_buffer_instance_handle(td->top, i);
-		if (h)
-			hs[nh++] = h;
-	}
-	int total = 0;
-	for (int i = 0; i < nh; i++) {
-		int c = td->tc.tracecmd_cpus(hs[i]);
-		if (c < 0 || c > 4096) {
-			td->handles = hs;
-			td->nhandles = nh;
-			goto corrupt;
-		}
-		total += c;
-	}
-	td->cur = calloc((size_t)total + 1, sizeof(*td->cur));
-	if (!td->cur) {
-		td->handles = hs;
-		td->nhandles = nh;
-		goto nomem;
-	}
-	for (int i = 0; i < nh; i++)
-		for (int c = 0; c < td->tc.tracecmd_cpus(hs[i]); c++) {
-			struct cursor *k = &td->cur[td->ncur++];
-			k->h = hs[i];
-			k->tep = td->tc.tracecmd_get_tep(hs[i]);
-			k->cpu = c;
-			k->rec = read_after_probe(td, k, &err);
-			if (err) {
-				td->handles = hs;
-				td->nhandles = nh;
-				goto corrupt;
-			}
-		}
-	td->handles = hs;
-	td->nhandles = nh;
-	traits->tracedat_version = (uint32_t)td->tc.tracecmd_get_in_file_version(td->top);
-	const char *u = td->tc.tracecmd_get_uname(td->top), *clk = td->tc.tracecmd_get_trace_clock(td->top);
-	snprintf(traits->uname, sizeof(traits->uname), "%s", u ? u : "");
-	snprintf(traits->clock, sizeof(traits->clock), "%s", clk ? clk : "");
-	traits->cpus = td->tc.tracecmd_cpus(td->top);
-	traits->instances = ninst;
-	for (int i = 0; i < nh; i++)
-		add_cpustats(traits, td->tc.tracecmd_get_cpustats(hs[i]));
-	traits->timestamps_ns_precision = 1;
-	traits->dialect = VMSA_DIALECT_UNKNOWN;
 	*out = td;
 	return 0;
-nomem:
-	vmsa_tracedat_close(td);
-	return VMSA_E_NOMEM;
-corrupt:
-	vmsa_tracedat_close(td);
-	return VMSA_E_CORRUPT;
+}
+
+int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
+		       struct vmsa_source_counts *counts, struct vmsa_traits *traits)
+{
+	return open_(out, path, counts, traits, true);
+}
+
+int vmsa_tracedat_open_here(struct vmsa_tracedat **out, const char *path,
+			    struct vmsa_source_counts *counts, struct vmsa_traits *traits)
+{
+	return open_(out, path, counts, traits, false);
 }
 
 void vmsa_tracedat_close(struct vmsa_tracedat *td)
 {
 	if (!td)
 		return;
-	if (td->held)
-		td->tc.tracecmd_free_record(td->held);
-	for (int i = 0; i < td->ncur; i++)
-		if (td->cur[i].rec)
-			td->tc.tracecmd_free_record(td->cur[i].rec);
-	for (int i = td->nhandles - 1; i >= 1; i--)
-		td->tc.tracecmd_close(td->handles[i]);
-	if (td->top)
-		td->tc.tracecmd_close(td->top);
-	free(td->handles);
-	free(td->cur);
+	child_end(&td->ch);
+	free(td->ch.in);
+	reader_close(td);
 	vmsa_bin_decoder_release(&td->dec);
-	probe_end(&td->pr);
 	VMSA_DL_CLOSE(&td->tc);
 	free(td);
+}
+
+/* The next of the child's messages as vmsa_tracedat_next() returns it. */
+static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
+		      enum vmsa_reject_reason *reason)
+{
+	struct msg m;
+	const char *body;
+	int err = next_msg(td, &m, &body);
+	if (err)
+		return err;
+	switch (m.kind) {
+	case M_EVENT: {
+		uint64_t mask;
+		memcpy(&mask, body, sizeof(mask));
+		memset(ev, 0, sizeof(*ev));
+		ev->comm = take_words(body + sizeof(mask), mask, ev);
+		ev->comm_len = (size_t)m.arg;
+		return 0;
+	}
+	case M_REJECTED:
+		if (m.arg < 0 || m.arg >= VMSA_REJECT__COUNT)
+			break;
+		*reason = (enum vmsa_reject_reason)m.arg;
+		*record_no = td->dec.counts->lines_read;
+		return VMSA_TRACEDAT_REJECTED;
+	case M_END:
+		take_whole(td, body);
+		td->ch.ended = true;
+		child_end(&td->ch);
+		return VMSA_E_EOF;
+	case M_ERROR:
+		return child_error(td, &m);
+	default:
+		break;
+	}
+	child_end(&td->ch);
+	return VMSA_E_CORRUPT;
 }
 
 int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
 		       enum vmsa_reject_reason *reason)
 {
-	if (td->held) {
-		td->tc.tracecmd_free_record(td->held);
-		td->held = NULL;
-	}
-	if (!td->dec.comms) /* the file's task names are all loaded */
-		vmsa_bin_decoder_remember_comms(&td->dec);
-	for (;;) {
-		struct cursor *best = td->pending;
-		td->pending = NULL;
-		if (!best)
-			best = earliest(td->cur, td->ncur);
-		if (!best) {
-			/* the child's end: it finished cleanly, or the file is corrupt */
-			int err = probe_wait(&td->pr, PROBE_DONE);
-			return err ? err : (err = probe_end(&td->pr)) ? err : VMSA_E_EOF;
-		}
-		struct tep_record *r = best->rec;
-		if (r->missed_events) {
-			/* dropped events before this record: a lost marker now,
-			 * the record itself on the next call */
-			vmsa_bin_lost(&td->dec, r, ev);
-			td->pending = best;
-			return 0;
-		}
-		int err;
-		best->rec = read_after_probe(td, best, &err);
-		if (err) {
-			td->tc.tracecmd_free_record(r);
-			return err;
-		}
-		td->dec.counts->lines_read++;
-		td->dec.counts->bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
-		*record_no = td->dec.counts->lines_read;
-		switch (vmsa_bin_decode(&td->dec, best->tep, r, ev, reason)) {
-		case VMSA_BIN_EVENT:
-			td->held = r; /* ev->comm may point into tep; kept until next */
-			return 0;
-		case VMSA_BIN_REJECTED:
-			td->tc.tracecmd_free_record(r);
-			return VMSA_TRACEDAT_REJECTED;
-		default:
-			td->tc.tracecmd_free_record(r);
-			continue;
-		}
-	}
+	if (td->ch.err)
+		return td->ch.err;
+	if (!td->ch.pid)
+		return td->ch.ended ? VMSA_E_EOF : reader_next(td, ev, record_no, reason);
+	int r = from_child(td, ev, record_no, reason);
+	if (r < 0 && r != VMSA_E_EOF)
+		td->ch.err = r;
+	return r;
 }

@@ -399,6 +399,32 @@ def test_interval():
           sums["reclaims"] == 3, (sums, tot["totals"]["direct"]))
 
 
+def test_interval_tracedat():
+    """--interval over a trace.dat: its records are read and decoded by a child process
+    that sends the counts with the events, so every interval's counts are those of its
+    own events, and they add up to the total's."""
+    dat = os.path.join(SRC, "fixtures", "6.1", "dirty-swap", "upstream", "trace.dat")
+    r = run(["-f", "json", "--interval", "0.001", dat])
+    try:
+        lines = [json.loads(line) for line in r.stdout.splitlines()]
+    except ValueError:
+        lines = []
+    deltas = [x["summary"]["input"] for x in lines if x["interval"]["kind"] == "delta"]
+    totals = [x["summary"]["input"] for x in lines if x["interval"]["kind"] == "total"]
+    check("--interval on a trace.dat: several intervals, then the total",
+          r.returncode == 0 and len(deltas) >= 2 and len(totals) == 1, r.stderr[-300:])
+    if len(deltas) < 2 or not totals:
+        return
+    keys = ("lines_read", "lines_analyzed", "lines_ignored", "lines_rejected", "lines_lost_markers")
+    bad = [d for d in deltas if d["events_analyzed"] != d["lines_analyzed"] or
+           d["lines_read"] != sum(d[k] for k in keys[1:])]
+    check("...each interval counts the records of its own events (the counts come with them)",
+          not bad and all(d["lines_read"] > 0 for d in deltas), bad[:2])
+    check("...and the intervals' counts add up to the total's",
+          all(sum(d[k] for d in deltas) == totals[0][k] for k in keys) and
+          totals[0]["events_analyzed"] == totals[0]["lines_analyzed"] > 0, totals[0])
+
+
 def test_max_tasks_row():
     """--max-tasks: the overflow row is pid null, other_tasks true, in JSON; merge keeps
     the overflow rows of two hosts together and apart from real tasks."""
@@ -543,7 +569,7 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
               test_histogram, test_progress_only_on_a_terminal,
-              test_hostile_input, test_sigint_streaming, test_interval,
+              test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
               test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap):
         t()

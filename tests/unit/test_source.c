@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -475,6 +476,68 @@ START_TEST(test_compressed_pipe)
 }
 END_TEST
 
+/*
+ * A trace.dat read through the child process (vmsa_tracedat_open()) gives
+ * the events, rejects, counts and traits of the same file read in this
+ * process (vmsa_tracedat_open_here()), one by one: every field, the task
+ * names, the record numbers, and the counts after every event.
+ */
+static void tracedat_both_ways(const char *path)
+{
+	struct vmsa_source_counts c1 = {0}, c2 = {0};
+	struct vmsa_traits t1, t2;
+	memset(&t1, 0, sizeof(t1));
+	memset(&t2, 0, sizeof(t2));
+	struct vmsa_tracedat *a = NULL, *b = NULL;
+	ck_assert_int_eq(vmsa_tracedat_open(&a, path, &c1, &t1), 0);
+	ck_assert_int_eq(vmsa_tracedat_open_here(&b, path, &c2, &t2), 0);
+	ck_assert_msg(memcmp(&t1, &t2, sizeof(t1)) == 0, "%s: traits after opening", path);
+	/* (plain tests in the loop: each ck_assert writes to Check's log) */
+	uint64_t n = 0;
+	const char *differ = NULL;
+	for (;; n++) {
+		struct vmsa_event e1, e2;
+		uint64_t r1 = 0, r2 = 0;
+		enum vmsa_reject_reason w1 = VMSA_REJECT_BAD_HEADER, w2 = VMSA_REJECT_BAD_HEADER;
+		int x1 = vmsa_tracedat_next(a, &e1, &r1, &w1);
+		int x2 = vmsa_tracedat_next(b, &e2, &r2, &w2);
+		if (x1 != x2)
+			differ = "what next returns";
+		else if (memcmp(&c1, &c2, sizeof(c1)) != 0)
+			differ = "counts";
+		else if (x1 == VMSA_TRACEDAT_REJECTED && (r1 != r2 || w1 != w2))
+			differ = "a reject";
+		if (differ || (x1 && x1 != VMSA_TRACEDAT_REJECTED))
+			break;
+		if (x1)
+			continue;
+		if (e1.comm_len != e2.comm_len || memcmp(e1.comm, e2.comm, e1.comm_len) != 0)
+			differ = "the task name";
+		e1.comm = e2.comm = NULL;
+		if (!differ && memcmp(&e1, &e2, sizeof(e1)) != 0)
+			differ = "the event";
+		if (differ)
+			break;
+	}
+	if (differ)
+		ck_abort_msg("%s: not the same %s at record %llu", path, differ, (unsigned long long)n);
+	ck_assert_msg(memcmp(&t1, &t2, sizeof(t1)) == 0, "%s: traits at the end", path);
+	ck_assert_uint_gt(n, 1000);
+	vmsa_tracedat_close(a);
+	vmsa_tracedat_close(b);
+}
+
+START_TEST(test_tracedat_child_vs_here)
+{
+	glob_t g;
+	ck_assert_int_eq(glob(FIXTURES_DIR "/*/*/*/trace.dat", 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 2);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		tracedat_both_ways(g.gl_pathv[i]);
+	globfree(&g);
+}
+END_TEST
+
 Suite *source_suite(void);
 Suite *source_suite(void)
 {
@@ -492,6 +555,7 @@ Suite *source_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_interleave_order);
 	tcase_add_test(tc, test_compressed_pipe);
+	tcase_add_test(tc, test_tracedat_child_vs_here);
 	suite_add_tcase(s, tc);
 	return s;
 }
