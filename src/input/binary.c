@@ -26,6 +26,7 @@ struct fieldpos {
 
 struct evdesc {
 	uint8_t state;
+	uint8_t native;	/* the records' byte order is the host's */
 	uint8_t nfields;
 	uint16_t need;	/* the record size that holds every field */
 	const struct vmsa_event_desc *desc;	/* S_KNOWN */
@@ -144,28 +145,39 @@ static inline uint64_t load_native(const unsigned char *p, unsigned size)
 	}
 }
 
-static inline uint64_t load(const struct vmsa_bin_decoder *dec, struct tep_handle *tep,
-			    const void *p, unsigned size)
+/* The same in the file's byte order (as tep_read_number() reads it). */
+static inline uint64_t load(bool native, const void *p, unsigned size)
 {
-	return dec->native ? load_native(p, size) : dec->dl.tep_read_number(tep, p, (int)size);
+	uint64_t x = load_native(p, size);
+	if (native)
+		return x;
+	switch (size) {
+	case 1:
+		return x;
+	case 2:
+		return __builtin_bswap16((uint16_t)x);
+	case 4:
+		return __builtin_bswap32((uint32_t)x);
+	default:
+		return __builtin_bswap64(x);
+	}
 }
 
-/* The fields of record r that the event's build reads, into *v. */
-static void read_values(const struct vmsa_bin_decoder *dec, struct tep_handle *tep,
-			const struct evdesc *d, const struct tep_record *r, struct vmsa_values *v)
+/* The fields of a record (size bytes at data) that the event's build reads, into *v. */
+static void read_values(const struct vmsa_bin_decoder *dec, const struct evdesc *d,
+			const unsigned char *data, int size, struct vmsa_values *v)
 {
 	const struct vmsa_catalogue *c = dec->cat;
-	const unsigned char *data = r->data;
-	bool whole = r->size >= (int)d->need;
+	bool whole = size >= (int)d->need;
 	v->present = v->bad = 0;
 	for (int k = 0; k < d->nfields; k++) {
 		enum vmsa_field i = (enum vmsa_field)d->field[k];
 		const struct fieldpos *f = &d->pos[k];
-		if (!f->size || (!whole && (int)f->off + f->size > r->size)) {
+		if (!f->size || (!whole && (int)f->off + f->size > size)) {
 			vmsa_values_bad(v, i, VMSA_FIELD_ERR(VMSA_REJECT_BAD_NUMBER));
 			continue;
 		}
-		uint64_t x = load(dec, tep, data + f->off, f->size);
+		uint64_t x = load(d->native, data + f->off, f->size);
 		/* a field narrower than 64 bits that the kernel declares signed */
 		bool neg = false;
 		if (f->sign) {
@@ -221,8 +233,7 @@ static int record_type(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 		return dec->dl.tep_data_type(tep, (struct tep_record *)r);
 	if (r->size < dec->type_off + dec->type_size)
 		return -1;
-	return (int)load(dec, tep, (const unsigned char *)r->data + dec->type_off,
-			 (unsigned)dec->type_size);
+	return (int)load(dec->native, (const unsigned char *)r->data + dec->type_off, (unsigned)dec->type_size);
 }
 
 static int record_pid(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
@@ -230,8 +241,7 @@ static int record_pid(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 {
 	if (tep != dec->tep || r->size < dec->pid_off + dec->pid_size)
 		return dec->dl.tep_data_pid(tep, (struct tep_record *)r);
-	uint64_t x = load(dec, tep, (const unsigned char *)r->data + dec->pid_off,
-			  (unsigned)dec->pid_size);
+	uint64_t x = load(dec->native, (const unsigned char *)r->data + dec->pid_off, (unsigned)dec->pid_size);
 	return (int)x; /* as tep_data_pid() */
 }
 
@@ -256,14 +266,9 @@ static void set_comm(struct vmsa_bin_decoder *dec, struct tep_handle *tep, struc
 	}
 }
 
-static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *tep,
-			       struct tep_record *r)
+/* Where event id's description goes (the table grown to it), or NULL. */
+static struct evdesc *desc_slot(struct vmsa_bin_decoder *td, int id)
 {
-	int id = record_type(td, tep, r);
-	if (id < 0 || id > 1 << 20)
-		return NULL;
-	if (id < td->ndesc && td->desc[id].state != S_UNSEEN)
-		return &td->desc[id];
 	if (id >= td->ndesc) {
 		int n = id + 64;
 		struct evdesc *nd = realloc(td->desc, (size_t)n * sizeof(*nd));
@@ -273,11 +278,27 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 		td->desc = nd;
 		td->ndesc = n;
 	}
-	struct evdesc *d = &td->desc[id];
+	return &td->desc[id];
+}
+
+static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *tep,
+			       struct tep_record *r, int *idp)
+{
+	int id = record_type(td, tep, r);
+	*idp = id;
+	if (id < 0 || id > 1 << 20)
+		return NULL;
+	if (id < td->ndesc && td->desc[id].state != S_UNSEEN)
+		return &td->desc[id];
+	struct evdesc *d = desc_slot(td, id);
+	if (!d)
+		return NULL;
 	struct tep_event *e = td->dl.tep_find_event(tep, id);
 	if (!e)
 		return NULL;
 	describe(td, d, e);
+	/* (as tep_read_number() reads this tep's records) */
+	d->native = td->dl.tep_is_file_bigendian(tep) == td->dl.tep_is_local_bigendian(tep);
 	return d;
 }
 
@@ -307,14 +328,15 @@ void vmsa_bin_decoder_remember_comms(struct vmsa_bin_decoder *d)
 		d->comms = calloc(COMM_SLOTS, sizeof(*d->comms)); /* none: looked up each time */
 }
 
-enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
-				     struct tep_record *r, struct vmsa_event *ev,
-				     enum vmsa_reject_reason *reason)
+/* A record of description d (NULL: its type could not be read), counted;
+ * ev->pid and ev->comm are the caller's to set. */
+static enum vmsa_bin_result decode(struct vmsa_bin_decoder *dec, const struct evdesc *d,
+				   const unsigned char *data, int size, uint64_t ts, int cpu,
+				   struct vmsa_event *ev, enum vmsa_reject_reason *reason)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->order = ev->nid = -1;
 	ev->file = ev->sync = -1;
-	struct evdesc *d = desc_for(dec, tep, r);
 	if (!d) {
 		dec->counts->lines_rejected++;
 		dec->counts->rejected_by_reason[VMSA_REJECT_BAD_HEADER]++;
@@ -328,7 +350,7 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_ha
 		return VMSA_BIN_IGNORED;
 	}
 	struct vmsa_values v;
-	read_values(dec, tep, d, r, &v);
+	read_values(dec, d, data, size, &v);
 	ev->type = (enum vmsa_event_type)d->desc->type;
 	ev->ctx = (enum vmsa_ctx)d->desc->ctx;
 	vmsa_count_name(d->nm, dec->traits);
@@ -340,29 +362,115 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_ha
 		*reason = rej;
 		return VMSA_BIN_REJECTED;
 	}
-	ev->ts_ns = r->ts;
-	ev->cpu = r->cpu;
-	ev->pid = record_pid(dec, tep, r);
-	set_comm(dec, tep, ev);
+	ev->ts_ns = ts;
+	ev->cpu = cpu;
 	dec->counts->lines_analyzed++;
 	return VMSA_BIN_EVENT;
 }
 
-void vmsa_bin_lost(struct vmsa_bin_decoder *dec, struct tep_record *r, struct vmsa_event *ev)
+enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+				     struct tep_record *r, struct vmsa_event *ev,
+				     enum vmsa_reject_reason *reason)
+{
+	int id;
+	const struct evdesc *d = desc_for(dec, tep, r, &id);
+	enum vmsa_bin_result res = decode(dec, d, r->data, r->size, r->ts, r->cpu, ev, reason);
+	if (res == VMSA_BIN_EVENT) {
+		ev->pid = record_pid(dec, tep, r);
+		set_comm(dec, tep, ev);
+	}
+	return res;
+}
+
+const struct evdesc *vmsa_bin_describe(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
+				       struct tep_record *r, int *id, int *pid, const char **comm,
+				       size_t *comm_len, unsigned *need)
+{
+	const struct evdesc *d = desc_for(dec, tep, r, id);
+	*need = 0;
+	if (d && d->state == S_KNOWN) {
+		struct vmsa_event ev;
+		ev.pid = record_pid(dec, tep, r);
+		set_comm(dec, tep, &ev);
+		*pid = ev.pid;
+		*comm = ev.comm;
+		*comm_len = ev.comm_len;
+		*need = d->need;
+	}
+	return d;
+}
+
+const size_t vmsa_bin_desc_size = sizeof(struct evdesc);
+
+int vmsa_bin_set_desc(struct vmsa_bin_decoder *dec, int id, const void *desc)
+{
+	struct evdesc *d = id >= 0 && id <= 1 << 20 ? desc_slot(dec, id) : NULL;
+	if (!d)
+		return id >= 0 && id <= 1 << 20 ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+	memcpy(d, desc, sizeof(*d));
+	/* (another copy's, but checked: its pointers must be into the catalogue) */
+	bool ok = d->state > S_UNSEEN && d->state <= S_KNOWN && d->native <= 1;
+	if (ok && d->state == S_KNOWN) {
+		const struct vmsa_catalogue *c = dec->cat;
+		uintptr_t p = (uintptr_t)d->desc, b = (uintptr_t)c->event;
+		ok = p >= b && p < b + sizeof(c->event) && (p - b) % sizeof(c->event[0]) == 0 &&
+		     d->nfields <= VF__COUNT;
+		if (ok) {
+			const struct vmsa_event_desc *e = &c->event[(p - b) / sizeof(c->event[0])];
+			uintptr_t q = (uintptr_t)d->nm, nb = (uintptr_t)e->names;
+			ok = q >= nb && q < nb + sizeof(e->names) && (q - nb) % sizeof(e->names[0]) == 0;
+		}
+		for (int k = 0; ok && k < d->nfields; k++)
+			ok = d->field[k] < VF__COUNT;
+		for (int k = 0; ok && k < WB_RAW; k++)
+			ok = d->wb_reason[k] <= VMSA_WB_OTHER;
+	}
+	if (!ok)
+		memset(d, 0, sizeof(*d));
+	return ok ? 0 : VMSA_E_CORRUPT;
+}
+
+bool vmsa_bin_has_desc(const struct vmsa_bin_decoder *dec, int id)
+{
+	return id >= 0 && id < dec->ndesc && dec->desc[id].state != S_UNSEEN;
+}
+
+enum vmsa_bin_result vmsa_bin_decode_as(struct vmsa_bin_decoder *dec, int id, const void *data,
+					int size, uint64_t ts, int cpu, int pid, const char *comm,
+					size_t comm_len, struct vmsa_event *ev,
+					enum vmsa_reject_reason *reason)
+{
+	const struct evdesc *d = vmsa_bin_has_desc(dec, id) ? &dec->desc[id] : NULL;
+	enum vmsa_bin_result res = decode(dec, d, data, size, ts, cpu, ev, reason);
+	if (res == VMSA_BIN_EVENT) {
+		ev->pid = pid;
+		ev->comm = comm;
+		ev->comm_len = comm_len;
+	}
+	return res;
+}
+
+void vmsa_bin_lost_at(struct vmsa_bin_decoder *dec, uint64_t ts, int cpu, int64_t missed,
+		      struct vmsa_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->type = VMSA_EV_LOST;
 	ev->order = ev->nid = -1;
 	ev->file = ev->sync = -1;
-	ev->ts_ns = r->ts;
-	ev->cpu = r->cpu;
+	ev->ts_ns = ts;
+	ev->cpu = cpu;
 	dec->counts->lines_lost_markers++;
 	dec->counts->lines_read++;
-	if (r->missed_events > 0) {
-		ev->lost = (uint64_t)r->missed_events;
+	if (missed > 0) {
+		ev->lost = (uint64_t)missed;
 		dec->counts->events_lost += ev->lost;
 	} else {
 		dec->counts->lost_markers_without_count++;
 	}
+}
+
+void vmsa_bin_lost(struct vmsa_bin_decoder *dec, struct tep_record *r, struct vmsa_event *ev)
+{
+	vmsa_bin_lost_at(dec, r->ts, r->cpu, r->missed_events, ev);
 	r->missed_events = 0;
 }

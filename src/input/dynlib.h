@@ -37,7 +37,7 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 #define VMSA_DL_TEP(X)                                                                   \
 	X(tep_data_comm_from_pid) X(tep_data_pid) X(tep_data_type) X(tep_find_common_field) \
 	X(tep_find_event) X(tep_find_event_by_record) X(tep_find_field) X(tep_free)         \
-	X(tep_is_file_bigendian) X(tep_is_local_bigendian) X(tep_read_number)
+	X(tep_is_file_bigendian) X(tep_is_local_bigendian)
 
 #define VMSA_DL_TRACECMD(X)                                                              \
 	X(tracecmd_buffer_instance_handle) X(tracecmd_buffer_instances) X(tracecmd_close)    \

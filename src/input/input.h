@@ -125,6 +125,32 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *d, struct tep_hand
 				     enum vmsa_reject_reason *reason);
 /* A lost-events marker for r->missed_events (counted; cleared on r). */
 void vmsa_bin_lost(struct vmsa_bin_decoder *d, struct tep_record *r, struct vmsa_event *ev);
+/* The same for missed events before a record at ts on cpu. */
+void vmsa_bin_lost_at(struct vmsa_bin_decoder *d, uint64_t ts, int cpu, int64_t missed,
+		      struct vmsa_event *ev);
+
+/*
+ * vmsa_bin_decode() in two halves, for a decoder (the trace.dat child) that
+ * hands what it read to another one without the records or the tep (the
+ * analyzer): the first says, with the tep, what the record is: its event id
+ * and description (NULL: its type cannot be read), and for a known event its
+ * task, and how many of its first bytes decoding reads (*need: 0 when none);
+ * the descriptions go to the other decoder once each (vmsa_bin_set_desc(),
+ * vmsa_bin_desc_size bytes, between copies of one program), which then
+ * decodes and counts the record from those bytes alone.
+ */
+const struct evdesc *vmsa_bin_describe(struct vmsa_bin_decoder *d, struct tep_handle *tep,
+				       struct tep_record *r, int *id, int *pid, const char **comm,
+				       size_t *comm_len, unsigned *need);
+extern const size_t vmsa_bin_desc_size;
+/* 0, VMSA_E_NOMEM, or VMSA_E_CORRUPT for a bad id or description. */
+int vmsa_bin_set_desc(struct vmsa_bin_decoder *d, int id, const void *desc);
+bool vmsa_bin_has_desc(const struct vmsa_bin_decoder *d, int id);
+/* id < 0: the record's type could not be read (rejected, as vmsa_bin_decode()). */
+enum vmsa_bin_result vmsa_bin_decode_as(struct vmsa_bin_decoder *d, int id, const void *data,
+					int size, uint64_t ts, int cpu, int pid, const char *comm,
+					size_t comm_len, struct vmsa_event *ev,
+					enum vmsa_reject_reason *reason);
 
 /* ---- binary trace.dat (tracedat.c) ---- */
 struct vmsa_tracedat;

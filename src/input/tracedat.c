@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +54,12 @@ struct child {
 	struct timespec last;	/* when the analyzer began to wait, or got bytes last */
 	char *in;		/* received: [at, len) not taken yet */
 	size_t at, len, cap;
+	struct name {		/* the task names it gave, by pid (NAME_SLOTS) */
+		int32_t pid;
+		uint32_t len, cap;
+		bool set;
+		char *s;
+	} *names;
 };
 
 struct vmsa_tracedat {
@@ -291,65 +298,85 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
  * libtracecmd 3.1.6 can crash on corrupted files beyond the fixed header
  * (a NULL dereference in tracecmd_buffer_instance_handle()'s error path,
  * found by fuzz/fuzz_tracedat).  So the library runs in a child process:
- * it opens the file, reads and decodes every record (the reader above) and
- * sends the analyzer, through a pipe, each event, each rejected record and
- * the words of the counts and traits that changed since its last message.
- * The analyzer never calls libtracecmd while a child runs, so a crash or a
- * hang there ends only the child, and the file is corrupt: the child died,
- * stalled (no message for a time proportional to the file's size while the
- * analyzer waits for one), or ended without saying it finished.  The file
- * is opened and decoded once, beside the analysis.  When no child can be
- * made (pipe or fork fails), the analyzer reads the file itself.
+ * it opens the file and reads the records of every buffer in timestamp
+ * order (the reader's order), and sends the analyzer through a pipe what
+ * the analyzer's decoder needs of each: the record's event id, task, CPU,
+ * timestamp and the bytes the decoding reads; the description of each
+ * event id (vmsa_bin_describe()) and each task's name once.  The analyzer
+ * decodes and counts them as vmsa_bin_decode() would.  It never calls
+ * libtracecmd while a child runs, so a crash or a hang there ends only the
+ * child, and the file is corrupt: the child died, stalled (no message for
+ * a time proportional to the file's size while the analyzer waits for one),
+ * or ended without saying it finished.  The file is opened once and read
+ * beside the analysis.  When no child can be made (pipe or fork fails), the
+ * analyzer reads the file itself.
  *
- * A message: struct msg, then the tallies (the counts, then the traits up
- * to uname, as 64-bit words) that changed since the last message, their
- * new values in the order of the set bits of msg.tallies, then by kind:
- *   M_OPENED, M_END  the whole traits and counts;
- *   M_EVENT          the event's words that are not 0 (the bits of a
- *                    64-bit mask, then the words), then its task name
- *                    (msg.arg bytes, padded to 8);
- *   M_REJECTED       nothing (msg.arg: the reason; its record number is
- *                    the lines_read of the counts);
- *   M_ERROR          nothing (msg.arg: the error, VMSA_E_CORRUPT or _NOMEM).
+ * A message is a struct msg and len bytes (a multiple of 8):
+ *   M_OPENED  the traits and counts after opening (the file's uname, CPUs...);
+ *   M_DESC    int32 id, 4 bytes, the description (vmsa_bin_desc_size bytes);
+ *   M_COMM    struct comm_msg, the name: the task name of the records of
+ *             pid from now on;
+ *   M_RECORD  struct rec_msg, then the bytes of the record decoding reads;
+ *   M_LOST    struct lost_msg: events lost before the next record;
+ *   M_END     nothing: every record was sent;
+ *   M_ERROR   int32: VMSA_E_CORRUPT or VMSA_E_NOMEM.
  * Parent and child are one program image, so the structures go as they are.
  */
-enum msg_kind { M_OPENED = 1, M_EVENT, M_REJECTED, M_END, M_ERROR };
+enum msg_kind { M_OPENED = 1, M_DESC, M_COMM, M_RECORD, M_LOST, M_END, M_ERROR };
 
 struct msg {
 	uint32_t kind;
-	int32_t arg;
-	uint64_t tallies;
+	uint32_t len;
 };
 
-#define COUNT_WORDS (sizeof(struct vmsa_source_counts) / sizeof(uint64_t))
-#define TRAIT_WORDS (offsetof(struct vmsa_traits, uname) / sizeof(uint64_t))
-#define TALLY_WORDS (COUNT_WORDS + TRAIT_WORDS)
-#define EVENT_WORDS (sizeof(struct vmsa_event) / sizeof(uint64_t))
-_Static_assert(sizeof(struct vmsa_source_counts) % sizeof(uint64_t) == 0, "whole words");
-_Static_assert(offsetof(struct vmsa_traits, uname) % sizeof(uint64_t) == 0, "whole words");
-_Static_assert(sizeof(struct vmsa_event) % 8 == 0 && sizeof(struct vmsa_traits) % 8 == 0,
-	       "whole words");
-_Static_assert(TALLY_WORDS <= 64 && EVENT_WORDS <= 64, "a mask of 64 bits");
+struct comm_msg {
+	int32_t pid;
+	uint32_t len;
+};
 
-#define COMM_MAX 1016		/* (task names are at most 16 bytes in a kernel) */
-#define SEND_AT (64u << 10)	/* the child writes when it has this much */
-#define MSG_MAX (sizeof(struct msg) + 8 * TALLY_WORDS + 8 + sizeof(struct vmsa_event) + \
-		 COMM_MAX + sizeof(struct vmsa_traits) + sizeof(struct vmsa_source_counts))
+struct rec_msg {
+	int32_t id;		/* -1: its type could not be read */
+	int32_t pid;
+	int32_t cpu;
+	int32_t size;		/* the record's data size */
+	uint64_t ts;
+	int32_t record_size;	/* its size in the file (bytes_read) */
+	uint32_t n;		/* the bytes that follow */
+};
+
+struct lost_msg {
+	uint64_t ts;
+	int64_t missed;
+	int32_t cpu;
+	uint32_t pad;
+};
+
+#define COMM_MAX 4096		/* (a kernel's task names are at most 16 bytes) */
+#define DATA_MAX (1u << 16)	/* bytes of a record decoding reads, at most (need) */
+#define SEND_AT (256u << 10)	/* the child writes when it has this much */
+#define MSG_MAX (sizeof(struct msg) + sizeof(struct vmsa_traits) + \
+		 sizeof(struct vmsa_source_counts) + sizeof(struct rec_msg) + DATA_MAX + COMM_MAX)
 #define OUT_CAP (SEND_AT + MSG_MAX)
-#define IN_CAP ((256u << 10) + MSG_MAX)
+#define IN_CAP ((512u << 10) + MSG_MAX)
+/* the task names the analyzer has, by pid: as the child's, one slot a pid */
+#define NAME_SLOTS 1024
+
+static size_t pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
 
 struct out {
 	int fd;
 	char *b;
 	size_t len;
-	uint64_t last[TALLY_WORDS];	/* the tallies as last sent */
+	uint8_t *told;		/* the event ids whose description was sent */
+	size_t ntold;
+	struct {
+		int32_t pid;
+		const char *comm; /* (the decoder's, which keeps it) */
+	} names[NAME_SLOTS];
 };
-
-static void tallies(const struct vmsa_tracedat *td, uint64_t *w)
-{
-	memcpy(w, td->dec.counts, COUNT_WORDS * sizeof(uint64_t));
-	memcpy(w + COUNT_WORDS, td->dec.traits, TRAIT_WORDS * sizeof(uint64_t));
-}
 
 static void flush(struct out *o)
 {
@@ -364,61 +391,78 @@ static void flush(struct out *o)
 	o->len = 0;
 }
 
-static void put(struct out *o, const void *p, size_t n)
+/* A message of kind with room for len bytes (zeroed up to a multiple of 8). */
+static char *put(struct out *o, uint32_t kind, size_t len)
 {
-	memcpy(o->b + o->len, p, n);
-	o->len += n;
+	if (o->len + sizeof(struct msg) + pad8(len) > OUT_CAP)
+		flush(o);
+	struct msg m = {.kind = kind, .len = (uint32_t)pad8(len)};
+	memcpy(o->b + o->len, &m, sizeof(m));
+	char *p = o->b + o->len + sizeof(m);
+	memset(p + (len & ~(size_t)7), 0, pad8(len) - (len & ~(size_t)7));
+	o->len += sizeof(m) + pad8(len);
+	return p;
 }
 
-/* The words of w[0..n) that are not the same as in was (0 when NULL): a mask,
- * then those words; was is updated. */
-static uint64_t put_words(struct out *o, const uint64_t *w, uint64_t *was, size_t n)
+static void put_whole(struct out *o, const struct vmsa_tracedat *td)
 {
-	uint64_t mask = 0;
-	for (size_t i = 0; i < n; i++)
-		if (w[i] != (was ? was[i] : 0)) {
-			mask |= 1ull << i;
-			put(o, &w[i], sizeof(w[i]));
-			if (was)
-				was[i] = w[i];
+	char *p = put(o, M_OPENED, sizeof(*td->dec.traits) + sizeof(*td->dec.counts));
+	memcpy(p, td->dec.traits, sizeof(*td->dec.traits));
+	memcpy(p + sizeof(*td->dec.traits), td->dec.counts, sizeof(*td->dec.counts));
+}
+
+static void put_error(struct out *o, int err)
+{
+	int32_t e = err;
+	memcpy(put(o, M_ERROR, sizeof(e)), &e, sizeof(e));
+}
+
+/* The record r of cursor k, described, and what the analyzer does not have yet. */
+static void put_record(struct out *o, struct vmsa_tracedat *td, struct cursor *k,
+		       struct tep_record *r)
+{
+	int id, pid = 0;
+	const char *comm = NULL;
+	size_t clen = 0;
+	unsigned need;
+	const struct evdesc *d = vmsa_bin_describe(&td->dec, k->tep, r, &id, &pid, &comm, &clen, &need);
+	if (!d) {
+		id = -1;
+	} else if ((size_t)id >= o->ntold || !o->told[id]) {
+		if ((size_t)id >= o->ntold) {
+			size_t n = (size_t)id + 64;
+			uint8_t *t = realloc(o->told, n);
+			if (!t)
+				_exit(5);
+			memset(t + o->ntold, 0, n - o->ntold);
+			o->told = t;
+			o->ntold = n;
 		}
-	return mask;
-}
-
-/* A message's head and the tallies that changed. */
-static void put_head(struct out *o, const struct vmsa_tracedat *td, uint32_t kind, int32_t arg)
-{
-	uint64_t now[TALLY_WORDS];
-	tallies(td, now);
-	struct msg m = {.kind = kind, .arg = arg};
-	size_t head = o->len;
-	o->len += sizeof(m);
-	m.tallies = put_words(o, now, o->last, TALLY_WORDS);
-	memcpy(o->b + head, &m, sizeof(m));
-}
-
-static void put_whole(struct out *o, const struct vmsa_tracedat *td, uint32_t kind)
-{
-	put_head(o, td, kind, 0);
-	put(o, td->dec.traits, sizeof(*td->dec.traits));
-	put(o, td->dec.counts, sizeof(*td->dec.counts));
-}
-
-static void put_event(struct out *o, const struct vmsa_tracedat *td, const struct vmsa_event *ev)
-{
-	int32_t n = ev->comm_len <= COMM_MAX ? (int32_t)ev->comm_len : COMM_MAX;
-	put_head(o, td, M_EVENT, n);
-	uint64_t w[EVENT_WORDS];
-	struct vmsa_event e = *ev;
-	e.comm = NULL; /* (the name follows) */
-	memcpy(w, &e, sizeof(w));
-	size_t at = o->len;
-	o->len += sizeof(uint64_t);
-	uint64_t mask = put_words(o, w, NULL, EVENT_WORDS);
-	memcpy(o->b + at, &mask, sizeof(mask));
-	put(o, ev->comm, (size_t)n);
-	static const char pad[8];
-	put(o, pad, (8 - (size_t)n % 8) % 8);
+		o->told[id] = 1;
+		char *p = put(o, M_DESC, 8 + vmsa_bin_desc_size);
+		int32_t i = id;
+		memcpy(p, &i, sizeof(i));
+		memcpy(p + 8, d, vmsa_bin_desc_size);
+	}
+	if (comm) {
+		unsigned s = (unsigned)pid % NAME_SLOTS;
+		if (clen > COMM_MAX)
+			clen = COMM_MAX;
+		if (o->names[s].comm != comm || o->names[s].pid != pid) {
+			struct comm_msg c = {.pid = pid, .len = (uint32_t)clen};
+			char *p = put(o, M_COMM, sizeof(c) + clen);
+			memcpy(p, &c, sizeof(c));
+			memcpy(p + sizeof(c), comm, clen);
+			o->names[s].pid = pid;
+			o->names[s].comm = comm;
+		}
+	}
+	size_t n = need < (unsigned)(r->size > 0 ? r->size : 0) ? need : (size_t)(r->size > 0 ? r->size : 0);
+	struct rec_msg m = {.id = id, .pid = pid, .cpu = r->cpu, .size = r->size, .ts = r->ts,
+			    .record_size = r->record_size, .n = (uint32_t)n};
+	char *p = put(o, M_RECORD, sizeof(m) + n);
+	memcpy(p, &m, sizeof(m));
+	memcpy(p + sizeof(m), r->data, n);
 }
 
 static void child_crashed(int sig)
@@ -428,6 +472,7 @@ static void child_crashed(int sig)
 
 static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const char *path, int fd)
 {
+	prctl(PR_SET_NAME, "vmsa-tracedat"); /* (what ps and perf call it) */
 	/* a crash here is the answer, not an event: end quietly */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -435,38 +480,46 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 	int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-	struct out o = {.fd = fd, .b = malloc(OUT_CAP)};
-	if (!o.b)
+	struct out *o = calloc(1, sizeof(*o));
+	if (!o || !(o->b = malloc(OUT_CAP)))
 		_exit(5);
+	o->fd = fd;
 	int err = reader_open(td, path);
 	if (err) {
-		put_head(&o, td, M_ERROR, err);
-		flush(&o);
+		put_error(o, err);
+		flush(o);
 		_exit(0); /* no cleanup: the library's leaks are not ours to report */
 	}
-	tallies(td, o.last);
-	put_whole(&o, td, M_OPENED);
-	flush(&o);
+	put_whole(o, td);
+	flush(o);
+	vmsa_bin_decoder_remember_comms(&td->dec); /* the file's task names are all loaded */
+	struct reader *rd = &td->rd;
 	for (;;) {
-		struct vmsa_event ev;
-		uint64_t rec = 0;
-		enum vmsa_reject_reason why = VMSA_REJECT_BAD_HEADER;
-		int r = reader_next(td, &ev, &rec, &why);
-		if (r == 0) {
-			put_event(&o, td, &ev);
-		} else if (r == VMSA_TRACEDAT_REJECTED) {
-			put_head(&o, td, M_REJECTED, (int32_t)why);
-		} else {
-			if (r == VMSA_E_EOF)
-				put_whole(&o, td, M_END);
-			else
-				put_head(&o, td, M_ERROR, r);
-			flush(&o);
-			_exit(0);
+		struct cursor *best = rd->pending;
+		rd->pending = NULL;
+		if (!best)
+			best = earliest(rd->cur, rd->ncur);
+		if (!best)
+			break;
+		struct tep_record *r = best->rec;
+		if (r->missed_events) {
+			/* dropped events before this record: a lost marker now,
+			 * the record itself next */
+			struct lost_msg l = {.ts = r->ts, .cpu = r->cpu, .missed = r->missed_events};
+			memcpy(put(o, M_LOST, sizeof(l)), &l, sizeof(l));
+			r->missed_events = 0;
+			rd->pending = best;
+			continue;
 		}
-		if (o.len >= SEND_AT)
-			flush(&o);
+		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
+		put_record(o, td, best, r);
+		td->tc.tracecmd_free_record(r);
+		if (o->len >= SEND_AT)
+			flush(o);
 	}
+	put(o, M_END, 0);
+	flush(o);
+	_exit(0);
 }
 
 /* ---- the analyzer's end --------------------------------------------- */
@@ -480,12 +533,15 @@ static int child_start(struct child *ch, struct vmsa_tracedat *td, const char *p
 	fcntl(p[1], F_SETFD, FD_CLOEXEC);
 	fcntl(p[1], F_SETPIPE_SZ, 1 << 20); /* (a smaller pipe works too) */
 	ch->in = malloc(IN_CAP);
-	pid_t pid = ch->in ? fork() : -1;
+	ch->names = calloc(NAME_SLOTS, sizeof(*ch->names));
+	pid_t pid = ch->in && ch->names ? fork() : -1;
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
 		free(ch->in);
+		free(ch->names);
 		ch->in = NULL;
+		ch->names = NULL;
 		return 0;
 	}
 	if (pid == 0) {
@@ -552,79 +608,125 @@ gone:
 	return VMSA_E_CORRUPT;
 }
 
-/* The words of a mask (put_words()) at p into w[0..n), n <= 64. */
-static const char *take_words(const char *p, uint64_t mask, void *w)
-{
-	for (; mask; mask &= mask - 1, p += sizeof(uint64_t))
-		memcpy((char *)w + 8 * (size_t)__builtin_ctzll(mask), p, sizeof(uint64_t));
-	return p;
-}
-
 /*
- * The child's next message, its tallies applied: 0 with *m and *body (what
- * follows the tallies) set, or VMSA_E_CORRUPT.  *body lives until the next
- * call.
+ * The child's next message: 0 with *m and *body (m->len bytes) set, or
+ * VMSA_E_CORRUPT.  *body lives until the next call.
  */
-static int next_msg(struct vmsa_tracedat *td, struct msg *m, const char **body)
+static int next_msg(struct child *ch, struct msg *m, const char **body)
 {
-	struct child *ch = &td->ch;
 	int err = want(ch, sizeof(*m));
 	if (err)
 		return err;
 	memcpy(m, ch->in + ch->at, sizeof(*m));
-	if (m->kind < M_OPENED || m->kind > M_ERROR || (TALLY_WORDS < 64 && m->tallies >> TALLY_WORDS))
-		goto bad;
-	size_t size = sizeof(*m) + 8 * (size_t)__builtin_popcountll(m->tallies);
-	switch (m->kind) {
-	case M_OPENED:
-	case M_END:
-		size += sizeof(struct vmsa_traits) + sizeof(struct vmsa_source_counts);
-		break;
-	case M_EVENT: {
-		if (m->arg < 0 || m->arg > COMM_MAX || (err = want(ch, size + 8)))
-			goto bad_or_err;
-		uint64_t ev;
-		memcpy(&ev, ch->in + ch->at + size, sizeof(ev));
-		if (EVENT_WORDS < 64 && ev >> EVENT_WORDS)
-			goto bad;
-		size += 8 + 8 * (size_t)__builtin_popcountll(ev) + ((size_t)m->arg + 7) / 8 * 8;
-		break;
+	if (m->len > MSG_MAX - sizeof(*m) || m->len % 8) {
+		child_end(ch);
+		return VMSA_E_CORRUPT;
 	}
-	default:
-		break;
-	}
-	if ((err = want(ch, size)))
+	if ((err = want(ch, sizeof(*m) + m->len)))
 		return err;
-	const char *p = ch->in + ch->at + sizeof(*m);
-	uint64_t t[TALLY_WORDS];
-	tallies(td, t);
-	p = take_words(p, m->tallies, t);
-	memcpy(td->dec.counts, t, COUNT_WORDS * sizeof(uint64_t));
-	memcpy(td->dec.traits, t + COUNT_WORDS, TRAIT_WORDS * sizeof(uint64_t));
-	*body = p;
-	ch->at += size;
+	*body = ch->in + ch->at + sizeof(*m);
+	ch->at += sizeof(*m) + m->len;
 	return 0;
-bad:
-	err = 0;
-bad_or_err:
-	if (err)
-		return err;
-	child_end(ch);
-	return VMSA_E_CORRUPT;
 }
 
-/* A message's whole traits and counts, taken as they are. */
-static void take_whole(struct vmsa_tracedat *td, const char *body)
+/* The task name the child gave for pid last (M_COMM): into the slot of pid. */
+static int take_name(struct child *ch, const struct msg *m, const char *body)
 {
-	memcpy(td->dec.traits, body, sizeof(*td->dec.traits));
-	memcpy(td->dec.counts, body + sizeof(*td->dec.traits), sizeof(*td->dec.counts));
+	struct comm_msg c;
+	if (m->len < sizeof(c))
+		return VMSA_E_CORRUPT;
+	memcpy(&c, body, sizeof(c));
+	if (c.len > COMM_MAX || sizeof(c) + c.len > m->len)
+		return VMSA_E_CORRUPT;
+	struct name *s = &ch->names[(unsigned)c.pid % NAME_SLOTS];
+	if (c.len > s->cap) {
+		char *n = realloc(s->s, c.len);
+		if (!n)
+			return VMSA_E_NOMEM;
+		s->s = n;
+		s->cap = c.len;
+	}
+	memcpy(s->s, body + sizeof(c), c.len);
+	s->pid = c.pid;
+	s->len = c.len;
+	s->set = true;
+	return 0;
 }
 
-/* The child's error (M_ERROR): one of those it may send, else corrupt. */
-static int child_error(struct vmsa_tracedat *td, const struct msg *m)
+/* The next of the child's messages as vmsa_tracedat_next() returns it. */
+static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
+		      enum vmsa_reject_reason *reason)
 {
-	child_end(&td->ch);
-	return m->arg == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+	struct child *ch = &td->ch;
+	for (;;) {
+		struct msg m;
+		const char *body;
+		int err = next_msg(ch, &m, &body);
+		if (err)
+			return err;
+		switch (m.kind) {
+		case M_DESC: {
+			int32_t id;
+			if (m.len != pad8(8 + vmsa_bin_desc_size))
+				return VMSA_E_CORRUPT;
+			memcpy(&id, body, sizeof(id));
+			if ((err = vmsa_bin_set_desc(&td->dec, id, body + 8)))
+				return err;
+			continue;
+		}
+		case M_COMM:
+			if ((err = take_name(ch, &m, body)))
+				return err;
+			continue;
+		case M_RECORD: {
+			struct rec_msg r;
+			if (m.len < sizeof(r))
+				return VMSA_E_CORRUPT;
+			memcpy(&r, body, sizeof(r));
+			const struct name *s = &ch->names[(unsigned)r.pid % NAME_SLOTS];
+			bool known = r.id >= 0;
+			if (r.n > m.len - sizeof(r) || (known && !vmsa_bin_has_desc(&td->dec, r.id)) ||
+			    (r.size >= 0 && r.n > (uint32_t)r.size))
+				return VMSA_E_CORRUPT;
+			td->dec.counts->lines_read++;
+			td->dec.counts->bytes_read += (uint64_t)(r.record_size > 0 ? r.record_size : 0);
+			*record_no = td->dec.counts->lines_read;
+			/* (a name only for events: the child gives one for each of them) */
+			switch (vmsa_bin_decode_as(&td->dec, r.id, body + sizeof(r), r.size, r.ts, r.cpu,
+						   r.pid, s->s ? s->s : "", s->len, ev, reason)) {
+			case VMSA_BIN_EVENT:
+				if (!s->set || s->pid != r.pid)
+					return VMSA_E_CORRUPT;
+				return 0;
+			case VMSA_BIN_REJECTED:
+				return VMSA_TRACEDAT_REJECTED;
+			default:
+				continue;
+			}
+		}
+		case M_LOST: {
+			struct lost_msg l;
+			if (m.len != sizeof(l))
+				return VMSA_E_CORRUPT;
+			memcpy(&l, body, sizeof(l));
+			vmsa_bin_lost_at(&td->dec, l.ts, l.cpu, l.missed, ev);
+			return 0;
+		}
+		case M_END:
+			ch->ended = true;
+			child_end(ch);
+			return VMSA_E_EOF;
+		case M_ERROR: {
+			int32_t e = 0;
+			if (m.len >= sizeof(e))
+				memcpy(&e, body, sizeof(e));
+			child_end(ch);
+			return e == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+		}
+		default:
+			return VMSA_E_CORRUPT;
+		}
+	}
 }
 
 static int open_(struct vmsa_tracedat **out, const char *path, struct vmsa_source_counts *counts,
@@ -652,11 +754,17 @@ static int open_(struct vmsa_tracedat **out, const char *path, struct vmsa_sourc
 	if (!err && td->ch.pid) {
 		struct msg m;
 		const char *body;
-		err = next_msg(td, &m, &body);
-		if (!err && m.kind == M_OPENED)
-			take_whole(td, body);
-		else if (!err)
-			err = m.kind == M_ERROR ? child_error(td, &m) : VMSA_E_CORRUPT;
+		err = next_msg(&td->ch, &m, &body);
+		size_t whole = sizeof(*td->dec.traits) + sizeof(*td->dec.counts);
+		if (!err && m.kind == M_OPENED && m.len == pad8(whole)) {
+			memcpy(td->dec.traits, body, sizeof(*td->dec.traits));
+			memcpy(td->dec.counts, body + sizeof(*td->dec.traits), sizeof(*td->dec.counts));
+		} else if (!err) {
+			int32_t e = 0;
+			if (m.kind == M_ERROR && m.len >= sizeof(e))
+				memcpy(&e, body, sizeof(e));
+			err = e == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+		}
 	} else if (!err) {
 		err = reader_open(td, path);
 	}
@@ -686,48 +794,13 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 		return;
 	child_end(&td->ch);
 	free(td->ch.in);
+	for (int i = 0; td->ch.names && i < NAME_SLOTS; i++)
+		free(td->ch.names[i].s);
+	free(td->ch.names);
 	reader_close(td);
 	vmsa_bin_decoder_release(&td->dec);
 	VMSA_DL_CLOSE(&td->tc);
 	free(td);
-}
-
-/* The next of the child's messages as vmsa_tracedat_next() returns it. */
-static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
-		      enum vmsa_reject_reason *reason)
-{
-	struct msg m;
-	const char *body;
-	int err = next_msg(td, &m, &body);
-	if (err)
-		return err;
-	switch (m.kind) {
-	case M_EVENT: {
-		uint64_t mask;
-		memcpy(&mask, body, sizeof(mask));
-		memset(ev, 0, sizeof(*ev));
-		ev->comm = take_words(body + sizeof(mask), mask, ev);
-		ev->comm_len = (size_t)m.arg;
-		return 0;
-	}
-	case M_REJECTED:
-		if (m.arg < 0 || m.arg >= VMSA_REJECT__COUNT)
-			break;
-		*reason = (enum vmsa_reject_reason)m.arg;
-		*record_no = td->dec.counts->lines_read;
-		return VMSA_TRACEDAT_REJECTED;
-	case M_END:
-		take_whole(td, body);
-		td->ch.ended = true;
-		child_end(&td->ch);
-		return VMSA_E_EOF;
-	case M_ERROR:
-		return child_error(td, &m);
-	default:
-		break;
-	}
-	child_end(&td->ch);
-	return VMSA_E_CORRUPT;
 }
 
 int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
