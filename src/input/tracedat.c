@@ -248,6 +248,30 @@ static void reader_close(struct vmsa_tracedat *td)
 	memset(rd, 0, sizeof(*rd));
 }
 
+/*
+ * The reader's next record in timestamp order (k: its cursor), or NULL at
+ * the end.  A record after dropped events (missed_events) stays its
+ * cursor's: the caller makes the lost marker and clears missed_events, and
+ * the record comes again next.
+ */
+static struct tep_record *reader_take(struct vmsa_tracedat *td, struct cursor **k)
+{
+	struct reader *rd = &td->rd;
+	struct cursor *best = rd->pending;
+	rd->pending = NULL;
+	if (!best)
+		best = earliest(rd->cur, rd->ncur);
+	if (!best)
+		return NULL;
+	*k = best;
+	struct tep_record *r = best->rec;
+	if (r->missed_events)
+		rd->pending = best;
+	else
+		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
+	return r;
+}
+
 /* vmsa_tracedat_next() of the reader: ev->comm lives until the next call. */
 static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
 		       enum vmsa_reject_reason *reason)
@@ -260,25 +284,18 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 	if (!td->dec.comms) /* the file's task names are all loaded */
 		vmsa_bin_decoder_remember_comms(&td->dec);
 	for (;;) {
-		struct cursor *best = rd->pending;
-		rd->pending = NULL;
-		if (!best)
-			best = earliest(rd->cur, rd->ncur);
-		if (!best)
+		struct cursor *k;
+		struct tep_record *r = reader_take(td, &k);
+		if (!r)
 			return VMSA_E_EOF;
-		struct tep_record *r = best->rec;
 		if (r->missed_events) {
-			/* dropped events before this record: a lost marker now,
-			 * the record itself on the next call */
 			vmsa_bin_lost(&td->dec, r, ev);
-			rd->pending = best;
 			return 0;
 		}
-		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
 		td->dec.counts->lines_read++;
 		td->dec.counts->bytes_read += (uint64_t)(r->record_size > 0 ? r->record_size : 0);
 		*record_no = td->dec.counts->lines_read;
-		switch (vmsa_bin_decode(&td->dec, best->tep, r, ev, reason)) {
+		switch (vmsa_bin_decode(&td->dec, k->tep, r, ev, reason)) {
 		case VMSA_BIN_EVENT:
 			rd->held = r; /* ev->comm may point into tep; kept until next */
 			return 0;
@@ -493,26 +510,16 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 	put_whole(o, td);
 	flush(o);
 	vmsa_bin_decoder_remember_comms(&td->dec); /* the file's task names are all loaded */
-	struct reader *rd = &td->rd;
-	for (;;) {
-		struct cursor *best = rd->pending;
-		rd->pending = NULL;
-		if (!best)
-			best = earliest(rd->cur, rd->ncur);
-		if (!best)
-			break;
-		struct tep_record *r = best->rec;
+	struct cursor *k;
+	struct tep_record *r;
+	while ((r = reader_take(td, &k))) {
 		if (r->missed_events) {
-			/* dropped events before this record: a lost marker now,
-			 * the record itself next */
 			struct lost_msg l = {.ts = r->ts, .cpu = r->cpu, .missed = r->missed_events};
 			memcpy(put(o, M_LOST, sizeof(l)), &l, sizeof(l));
 			r->missed_events = 0;
-			rd->pending = best;
 			continue;
 		}
-		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
-		put_record(o, td, best, r);
+		put_record(o, td, k, r);
 		td->tc.tracecmd_free_record(r);
 		if (o->len >= SEND_AT)
 			flush(o);
