@@ -718,5 +718,7 @@ int vmsa_stats_new_like(const struct vmsa_stats *st, struct vmsa_stats **out);
  * VMSA_E_NOMEM leaves st as it was.
  */
 int vmsa_stats_restart(struct vmsa_stats *st);
+/* The task states held (tasks with something open, or not at rest): tests. */
+size_t vmsa_stats_states_held(const struct vmsa_stats *st);
 
 #endif /* VMSA_INTERNAL_H */

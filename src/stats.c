@@ -1509,6 +1509,11 @@ static inline size_t live_states(const struct vmsa_stats *st)
 				: 0;
 }
 
+size_t vmsa_stats_states_held(const struct vmsa_stats *st)
+{
+	return live_states(st);
+}
+
 /* After an event that may end what the task had open: a task past
  * REST_AFTER states, or folded, with nothing open rests (t is gone then) */
 static inline void may_rest(struct vmsa_stats *st, struct task_state *t)

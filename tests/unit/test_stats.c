@@ -682,6 +682,8 @@ START_TEST(test_folded_tasks_rest_and_come_back)
 	uint64_t ts = 10000;
 	for (int32_t pid = 100; pid < 200; pid++, ts += 1000)
 		stall(st, "short", pid, ts, 10); /* folded, then at rest */
+	/* (a and b, and no state kept for the hundred folded tasks) */
+	ck_assert_uint_le(vmsa_stats_states_held(st), 3);
 	stall(st, "renamed", 150, ts += 1000, 10); /* back: folded already */
 	/* a writeback pass of a folded task at rest, events of others between */
 	struct vmsa_event w = ev_of(VMSA_EV_WB_START, "short", 120, ts += 1000);
@@ -741,6 +743,8 @@ START_TEST(test_tasks_rest_and_come_back_to_their_rows)
 	uint64_t ts = 1000;
 	for (int32_t pid = 1000; pid < 7000; pid++, ts += 100)
 		stall(st, "w", pid, ts, 10);
+	/* the tasks past 4096 states gave theirs back as their windows ended */
+	ck_assert_uint_le(vmsa_stats_states_held(st), 4097);
 	stall(st, "w", 6000, ts += 100, 10);
 	stall(st, "w", 1000, ts += 100, 10);
 	stall(st, "x", 6001, ts += 100, 10);
