@@ -105,19 +105,19 @@ static void describe(const struct vmsa_bin_decoder *dec, struct evdesc *d, struc
 		d->field[d->nfields++] = (uint8_t)f;
 		if (c->field[f].type == VT_WB_REASON)
 			learn_wb_reasons(d, e, ff->name);
-		/* beyond any record: bad on every record, as a short record's field */
-		if (ff->offset < 0 || ff->size < 0 || ff->offset + ff->size > UINT16_MAX) {
-			p->off = UINT16_MAX;
-			p->size = 1;
-		} else {
-			p->off = (uint16_t)ff->offset;
-			p->size = (ff->size == 1 || ff->size == 2 || ff->size == 4 || ff->size == 8)
-					  ? (uint8_t)ff->size : 0;
-		}
 		p->sign = (ff->flags & TEP_FIELD_IS_SIGNED) != 0;
-		unsigned end = (unsigned)p->off + (p->size ? p->size : (unsigned)(ff->size > 0 ? ff->size : 0));
+		/* beyond any record: bad on every record, as a field that is no number */
+		if (ff->offset < 0 || ff->size < 0 || ff->offset + ff->size > UINT16_MAX) {
+			p->off = 0;
+			p->size = 0;
+			continue;
+		}
+		p->off = (uint16_t)ff->offset;
+		p->size = (ff->size == 1 || ff->size == 2 || ff->size == 4 || ff->size == 8)
+				  ? (uint8_t)ff->size : 0;
+		unsigned end = (unsigned)ff->offset + (unsigned)ff->size;
 		if (end > d->need)
-			d->need = (uint16_t)(end > UINT16_MAX ? UINT16_MAX : end);
+			d->need = (uint16_t)end;
 	}
 }
 
@@ -420,8 +420,12 @@ int vmsa_bin_set_desc(struct vmsa_bin_decoder *dec, int id, const void *desc)
 			uintptr_t q = (uintptr_t)d->nm, nb = (uintptr_t)e->names;
 			ok = q >= nb && q < nb + sizeof(e->names) && (q - nb) % sizeof(e->names[0]) == 0;
 		}
-		for (int k = 0; ok && k < d->nfields; k++)
-			ok = d->field[k] < VF__COUNT;
+		for (int k = 0; ok && k < d->nfields; k++) {
+			const struct fieldpos *f = &d->pos[k];
+			ok = d->field[k] < VF__COUNT &&
+			     (f->size == 0 || f->size == 1 || f->size == 2 || f->size == 4 ||
+			      f->size == 8) && (unsigned)f->off + f->size <= d->need;
+		}
 		for (int k = 0; ok && k < WB_RAW; k++)
 			ok = d->wb_reason[k] <= VMSA_WB_OTHER;
 	}
@@ -433,6 +437,11 @@ int vmsa_bin_set_desc(struct vmsa_bin_decoder *dec, int id, const void *desc)
 bool vmsa_bin_has_desc(const struct vmsa_bin_decoder *dec, int id)
 {
 	return id >= 0 && id < dec->ndesc && dec->desc[id].state != S_UNSEEN;
+}
+
+unsigned vmsa_bin_need(const struct vmsa_bin_decoder *dec, int id)
+{
+	return vmsa_bin_has_desc(dec, id) && dec->desc[id].state == S_KNOWN ? dec->desc[id].need : 0;
 }
 
 enum vmsa_bin_result vmsa_bin_decode_as(struct vmsa_bin_decoder *dec, int id, const void *data,

@@ -146,6 +146,8 @@ extern const size_t vmsa_bin_desc_size;
 /* 0, VMSA_E_NOMEM, or VMSA_E_CORRUPT for a bad id or description. */
 int vmsa_bin_set_desc(struct vmsa_bin_decoder *d, int id, const void *desc);
 bool vmsa_bin_has_desc(const struct vmsa_bin_decoder *d, int id);
+/* The *need vmsa_bin_describe() gave for records of event id (0: none). */
+unsigned vmsa_bin_need(const struct vmsa_bin_decoder *d, int id);
 /* id < 0: the record's type could not be read (rejected, as vmsa_bin_decode()). */
 enum vmsa_bin_result vmsa_bin_decode_as(struct vmsa_bin_decoder *d, int id, const void *data,
 					int size, uint64_t ts, int cpu, int pid, const char *comm,

@@ -692,8 +692,11 @@ static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t 
 			memcpy(&r, body, sizeof(r));
 			const struct name *s = &ch->names[(unsigned)r.pid % NAME_SLOTS];
 			bool known = r.id >= 0;
+			/* (the bytes decoding reads, no more, no fewer) */
+			unsigned need = known ? vmsa_bin_need(&td->dec, r.id) : 0;
+			uint32_t size = r.size > 0 ? (uint32_t)r.size : 0;
 			if (r.n > m.len - sizeof(r) || (known && !vmsa_bin_has_desc(&td->dec, r.id)) ||
-			    (r.size >= 0 && r.n > (uint32_t)r.size))
+			    r.n != (need < size ? need : size))
 				return VMSA_E_CORRUPT;
 			td->dec.counts->lines_read++;
 			td->dec.counts->bytes_read += (uint64_t)(r.record_size > 0 ? r.record_size : 0);
