@@ -282,11 +282,17 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 	int ret = 0;
 	struct vmsa_event ev;
 	const struct vmsa_event *e = &ev; /* a merge's points to its own */
+	bool hint = false;
 	for (;;) {
 		int which = 0;
 		int err = !merged ? vmsa_source_next_ref(g->src[0], &ev, &e)
 				  : vmsa_interleave_next(g->merge, &e, &which);
 		if (err == 0) {
+			if (hint) {
+				int32_t p = vmsa_source_peek_pid(g->src[0]);
+				if (p >= 0)
+					vmsa_stats_prefetch_pid(st, p);
+			}
 			if (!filter || keep(r, &g->is[which], e)) {
 				err = vmsa_stats_add(st, e);
 				if (deltas && !err)
@@ -308,6 +314,8 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 		}
 		if (attention)
 			seen = *attention;
+		/* (reading one text, its next line's pid: a hint for the task table) */
+		hint = !merged && vmsa_stats_wants_pid_hints(st);
 		int req = ask(r);
 		if (req == VMSA_ANALYZE_STOP) {
 			ret = VMSA_ANALYZE_STOP;

@@ -718,6 +718,13 @@ int vmsa_stats_new_like(const struct vmsa_stats *st, struct vmsa_stats **out);
  * VMSA_E_NOMEM leaves st as it was.
  */
 int vmsa_stats_restart(struct vmsa_stats *st);
+/* The pid of the next line, read ahead without decoding it (serial text
+ * reading), or -1. */
+int32_t vmsa_source_peek_pid(const struct vmsa_source *s);
+/* Whether the task table is large enough to ask for a pid's place ahead of
+ * its event, and that asking (a hint: the event may be of another pid). */
+bool vmsa_stats_wants_pid_hints(const struct vmsa_stats *st);
+void vmsa_stats_prefetch_pid(const struct vmsa_stats *st, int32_t pid);
 /* The task states held (tasks with something open, or not at rest): tests. */
 size_t vmsa_stats_states_held(const struct vmsa_stats *st);
 

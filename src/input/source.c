@@ -1089,6 +1089,31 @@ static int ended(struct vmsa_source *s, int r)
 	return r;
 }
 
+int32_t vmsa_source_peek_pid(const struct vmsa_source *s)
+{
+	if (s->mode != MODE_SERIAL)
+		return -1;
+	/* the digits before the first "[" + digit that follows spaces (a task
+	 * name may hold '['): the header's rules (text_header.c) in brief */
+	const char *b = s->buf + s->start, *e = s->buf + s->end;
+	if (e - b > 96)
+		e = b + 96;
+	for (const char *q = b; (q = memchr(q, '[', (size_t)(e - q))); q++) {
+		if (q + 1 == e || q[1] < '0' || q[1] > '9' || q == b || q[-1] != ' ')
+			continue;
+		const char *d = q;
+		while (d > b && d[-1] == ' ')
+			d--;
+		int32_t pid = 0, unit = 1;
+		const char *end = d;
+		for (; d > b && d[-1] >= '0' && d[-1] <= '9' && end - d < 9; d--, unit *= 10)
+			pid += (d[-1] - '0') * unit;
+		if (d < end)
+			return pid;
+	}
+	return -1;
+}
+
 int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 			 const struct vmsa_event **ev)
 {

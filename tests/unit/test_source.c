@@ -538,6 +538,34 @@ START_TEST(test_tracedat_child_vs_here)
 }
 END_TEST
 
+/* The pid of the line after an event, read ahead (a hint for the task table). */
+START_TEST(test_peek_next_pid)
+{
+	char path[] = "/tmp/vmsa-test-peek-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	static const char text[] =
+		"  kworker/u4:1-12345 [001] .....   10.000001: mm_vmscan_direct_reclaim_begin: order=0\n"
+		"   my task [x]-678   [000] d..1.   10.000002: mm_vmscan_direct_reclaim_end: nr_reclaimed=1\n"
+		"# a comment line\n";
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	struct vmsa_source *s;
+	ck_assert_int_eq(vmsa_source_open_text_fd(&s, fd, path), 0);
+	vmsa_source_set_threads(s, 1);
+	struct vmsa_event ev;
+	ck_assert_int_eq(vmsa_source_next(s, &ev), 0);
+	ck_assert_int_eq(ev.pid, 12345);
+	ck_assert_int_eq(vmsa_source_peek_pid(s), 678);
+	ck_assert_int_eq(vmsa_source_next(s, &ev), 0);
+	ck_assert_int_eq(ev.pid, 678);
+	ck_assert_int_eq(vmsa_source_peek_pid(s), -1); /* a line of no task */
+	vmsa_source_close(s);
+	close(fd);
+	unlink(path);
+}
+END_TEST
+
 Suite *source_suite(void);
 Suite *source_suite(void)
 {
@@ -556,6 +584,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_interleave_order);
 	tcase_add_test(tc, test_compressed_pipe);
 	tcase_add_test(tc, test_tracedat_child_vs_here);
+	tcase_add_test(tc, test_peek_next_pid);
 	suite_add_tcase(s, tc);
 	return s;
 }
