@@ -228,6 +228,7 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 		add_cpustats(traits, td->tc.tracecmd_get_cpustats(rd->handles[i]));
 	traits->timestamps_ns_precision = 1;
 	traits->dialect = VMSA_DIALECT_UNKNOWN;
+	vmsa_bin_decoder_remember_comms(&td->dec); /* the file's task names are all loaded */
 	return 0;
 }
 
@@ -281,8 +282,6 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 		td->tc.tracecmd_free_record(rd->held);
 		rd->held = NULL;
 	}
-	if (!td->dec.comms) /* the file's task names are all loaded */
-		vmsa_bin_decoder_remember_comms(&td->dec);
 	for (;;) {
 		struct cursor *k;
 		struct tep_record *r = reader_take(td, &k);
@@ -383,6 +382,13 @@ static size_t pad8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* The bytes of a record (size) a message carries: those decoding reads (need). */
+static uint32_t record_bytes(unsigned need, int size)
+{
+	uint32_t n = size > 0 ? (uint32_t)size : 0;
+	return need < n ? need : n;
+}
+
 struct out {
 	int fd;
 	char *b;
@@ -474,9 +480,9 @@ static void put_record(struct out *o, struct vmsa_tracedat *td, struct cursor *k
 			o->names[s].comm = comm;
 		}
 	}
-	size_t n = need < (unsigned)(r->size > 0 ? r->size : 0) ? need : (size_t)(r->size > 0 ? r->size : 0);
+	uint32_t n = record_bytes(need, r->size);
 	struct rec_msg m = {.id = id, .pid = pid, .cpu = r->cpu, .size = r->size, .ts = r->ts,
-			    .record_size = r->record_size, .n = (uint32_t)n};
+			    .record_size = r->record_size, .n = n};
 	char *p = put(o, M_RECORD, sizeof(m) + n);
 	memcpy(p, &m, sizeof(m));
 	memcpy(p + sizeof(m), r->data, n);
@@ -509,7 +515,6 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 	}
 	put_whole(o, td);
 	flush(o);
-	vmsa_bin_decoder_remember_comms(&td->dec); /* the file's task names are all loaded */
 	struct cursor *k;
 	struct tep_record *r;
 	while ((r = reader_take(td, &k))) {
@@ -636,6 +641,16 @@ static int next_msg(struct child *ch, struct msg *m, const char **body)
 	return 0;
 }
 
+/* What a message that is not the one expected says of the child: the error
+ * an M_ERROR carries (VMSA_E_NOMEM, or corrupt), else corrupt. */
+static int child_error(const struct msg *m, const char *body)
+{
+	int32_t e = 0;
+	if (m->kind == M_ERROR && m->len >= sizeof(e))
+		memcpy(&e, body, sizeof(e));
+	return e == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+}
+
 /* The task name the child gave for pid last (M_COMM): into the slot of pid. */
 static int take_name(struct child *ch, const struct msg *m, const char *body)
 {
@@ -694,9 +709,8 @@ static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t 
 			bool known = r.id >= 0;
 			/* (the bytes decoding reads, no more, no fewer) */
 			unsigned need = known ? vmsa_bin_need(&td->dec, r.id) : 0;
-			uint32_t size = r.size > 0 ? (uint32_t)r.size : 0;
 			if (r.n > m.len - sizeof(r) || (known && !vmsa_bin_has_desc(&td->dec, r.id)) ||
-			    r.n != (need < size ? need : size))
+			    r.n != record_bytes(need, r.size))
 				return VMSA_E_CORRUPT;
 			td->dec.counts->lines_read++;
 			td->dec.counts->bytes_read += (uint64_t)(r.record_size > 0 ? r.record_size : 0);
@@ -726,13 +740,9 @@ static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t 
 			ch->ended = true;
 			child_end(ch);
 			return VMSA_E_EOF;
-		case M_ERROR: {
-			int32_t e = 0;
-			if (m.len >= sizeof(e))
-				memcpy(&e, body, sizeof(e));
+		case M_ERROR:
 			child_end(ch);
-			return e == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
-		}
+			return child_error(&m, body);
 		default:
 			return VMSA_E_CORRUPT;
 		}
@@ -770,10 +780,7 @@ static int open_(struct vmsa_tracedat **out, const char *path, struct vmsa_sourc
 			memcpy(td->dec.traits, body, sizeof(*td->dec.traits));
 			memcpy(td->dec.counts, body + sizeof(*td->dec.traits), sizeof(*td->dec.counts));
 		} else if (!err) {
-			int32_t e = 0;
-			if (m.kind == M_ERROR && m.len >= sizeof(e))
-				memcpy(&e, body, sizeof(e));
-			err = e == VMSA_E_NOMEM ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+			err = child_error(&m, body);
 		}
 	} else if (!err) {
 		err = reader_open(td, path);
