@@ -266,6 +266,12 @@ static void set_comm(struct vmsa_bin_decoder *dec, struct tep_handle *tep, struc
 	}
 }
 
+/* An event id the table takes (ids are small numbers in a kernel) */
+static bool id_ok(int id)
+{
+	return id >= 0 && id <= 1 << 20;
+}
+
 /* Where event id's description goes (the table grown to it), or NULL. */
 static struct evdesc *desc_slot(struct vmsa_bin_decoder *td, int id)
 {
@@ -286,7 +292,7 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 {
 	int id = record_type(td, tep, r);
 	*idp = id;
-	if (id < 0 || id > 1 << 20)
+	if (!id_ok(id))
 		return NULL;
 	if (id < td->ndesc && td->desc[id].state != S_UNSEEN)
 		return &td->desc[id];
@@ -404,9 +410,11 @@ const size_t vmsa_bin_desc_size = sizeof(struct evdesc);
 
 int vmsa_bin_set_desc(struct vmsa_bin_decoder *dec, int id, const void *desc)
 {
-	struct evdesc *d = id >= 0 && id <= 1 << 20 ? desc_slot(dec, id) : NULL;
+	if (!id_ok(id))
+		return VMSA_E_CORRUPT;
+	struct evdesc *d = desc_slot(dec, id);
 	if (!d)
-		return id >= 0 && id <= 1 << 20 ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
+		return VMSA_E_NOMEM;
 	memcpy(d, desc, sizeof(*d));
 	/* (another copy's, but checked: its pointers must be into the catalogue) */
 	bool ok = d->state > S_UNSEEN && d->state <= S_KNOWN && d->native <= 1;
