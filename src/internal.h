@@ -350,6 +350,9 @@ int vmsa_interleave_next(struct vmsa_interleave *m, const struct vmsa_event **ev
  */
 int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 			 const struct vmsa_event **ev);
+/* The pid of the next line, read ahead without decoding it (serial text
+ * reading), or -1. */
+int32_t vmsa_source_peek_pid(const struct vmsa_source *s);
 
 /* ---- the summary --------------------------------------------------- */
 
@@ -718,9 +721,6 @@ int vmsa_stats_new_like(const struct vmsa_stats *st, struct vmsa_stats **out);
  * VMSA_E_NOMEM leaves st as it was.
  */
 int vmsa_stats_restart(struct vmsa_stats *st);
-/* The pid of the next line, read ahead without decoding it (serial text
- * reading), or -1. */
-int32_t vmsa_source_peek_pid(const struct vmsa_source *s);
 /* Whether the task table is large enough to ask for a pid's place ahead of
  * its event, and that asking (a hint: the event may be of another pid). */
 bool vmsa_stats_wants_pid_hints(const struct vmsa_stats *st);

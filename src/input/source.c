@@ -1094,7 +1094,10 @@ int32_t vmsa_source_peek_pid(const struct vmsa_source *s)
 	if (s->mode != MODE_SERIAL)
 		return -1;
 	/* the digits before the first "[" + digit that follows spaces (a task
-	 * name may hold '['): the header's rules (text_header.c) in brief */
+	 * name may hold '['): the header's rules (text_header.c) in brief, on
+	 * purpose: a hint may be wrong, and the header's own pass (through
+	 * vmsa_text_line_start()'s loop) took half of what the hint saves on a
+	 * million short-lived pids (user 770 against 732 ms, none 808) */
 	const char *b = s->buf + s->start, *e = s->buf + s->end;
 	if (e - b > 96)
 		e = b + 96;
