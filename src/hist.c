@@ -15,11 +15,10 @@ void vmsa_hist_release(struct vmsa_hist *h)
 {
 	if (!h)
 		return;
-	if (h->held && !h->in_one)
+	if (h->held > 1)
 		free(h->buckets);
 	h->buckets = NULL;
 	h->first = h->held = 0;
-	h->in_one = false;
 }
 
 size_t vmsa_hist_nbuckets(const struct vmsa_hist *h)
@@ -61,8 +60,7 @@ static int hold(struct vmsa_hist *h, size_t lo, size_t hi)
 		return 0;
 	if (!h->held && hi == lo + 1) {
 		h->first = (uint16_t)lo;
-		h->held = 1;
-		h->in_one = true;
+		h->held = 1; /* (in place: vmsa_hist_in_one()) */
 		h->one = 0;
 		return 0;
 	}
@@ -83,10 +81,9 @@ static int hold(struct vmsa_hist *h, size_t lo, size_t hi)
 		return VMSA_E_NOMEM;
 	if (h->held)
 		memcpy(b + (first - nfirst), vmsa_hist_held(h), h->held * sizeof(*b));
-	if (h->held && !h->in_one)
+	if (h->held > 1)
 		free(h->buckets);
-	h->in_one = false;
-	h->buckets = b;
+	h->buckets = b; /* (two buckets or more: one more than held at least) */
 	h->first = (uint16_t)nfirst;
 	h->held = (uint16_t)(nend - nfirst);
 	return 0;

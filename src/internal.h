@@ -30,26 +30,31 @@ struct vmsa_hist {
 	 * it), and every task row has two of these */
 	uint16_t first, held;
 	uint8_t sub_bits;
-	/* one bucket held, its count in one (no array): what a short-lived
-	 * task's one stall fills, and a hundred thousand of them made as many
-	 * allocations of 8 bytes */
-	bool in_one;
 	uint64_t count, sum, min, max;
+	/* one bucket held (held == 1) keeps its count in one, no array: what a
+	 * short-lived task's one stall fills, and a hundred thousand of them
+	 * made as many allocations of 8 bytes; an array holds two or more */
 	union {
-		uint64_t *buckets; /* held > 0 and not in_one: buckets[0] is bucket first */
+		uint64_t *buckets; /* held > 1: buckets[0] is bucket first */
 		uint64_t one;
 	};
 };
 
+/* Whether the one bucket held is counted in place (vmsa_hist.one) */
+static inline bool vmsa_hist_in_one(const struct vmsa_hist *h)
+{
+	return h->held == 1;
+}
+
 /* The buckets held (held of them, from bucket first) */
 static inline uint64_t *vmsa_hist_held(struct vmsa_hist *h)
 {
-	return h->in_one ? &h->one : h->buckets;
+	return vmsa_hist_in_one(h) ? &h->one : h->buckets;
 }
 
 static inline const uint64_t *vmsa_hist_held_c(const struct vmsa_hist *h)
 {
-	return h->in_one ? &h->one : h->buckets;
+	return vmsa_hist_in_one(h) ? &h->one : h->buckets;
 }
 
 void vmsa_hist_init(struct vmsa_hist *h, unsigned sub_bits);
@@ -678,9 +683,9 @@ static inline void vmsa_prefetch_parts(const struct vmsa_comms *comms,
 				      VMSA_MAX_ORDER * sizeof(uint64_t));
 	VMSA_ROW_ORDERS(PREFETCH_ORDERS)
 #undef PREFETCH_ORDERS
-	if (r->stall.held && !r->stall.in_one)
+	if (r->stall.held > 1)
 		__builtin_prefetch(r->stall.buckets);
-	if (r->awake.held && !r->awake.in_one)
+	if (r->awake.held > 1)
 		__builtin_prefetch(r->awake.buckets);
 }
 

@@ -59,8 +59,8 @@ START_TEST(test_quantiles_and_merge)
 END_TEST
 
 /*
- * A histogram of one bucket keeps its count in place (in_one, no array):
- * added to, merged from and into, and grown into an array when a value
+ * A histogram of one bucket keeps its count in place (vmsa_hist_in_one(),
+ * no array): added to, merged from and into, and grown into an array when a value
  * falls in another bucket, it counts what an array would.
  */
 START_TEST(test_one_bucket_in_place)
@@ -80,17 +80,17 @@ START_TEST(test_one_bucket_in_place)
 	}
 	ck_assert_int_eq(vmsa_hist_add(&a, 1000), 0);
 	ck_assert_int_eq(vmsa_hist_add(&a, 1000), 0);
-	ck_assert(a.in_one);
+	ck_assert(vmsa_hist_in_one(&a));
 	ck_assert_uint_eq(vmsa_hist_bucket(&a, i1000), 2);
 	ck_assert_int_eq(vmsa_hist_merge(&b, &a), 0); /* into an empty one */
-	ck_assert(b.in_one);
+	ck_assert(vmsa_hist_in_one(&b));
 	ck_assert_uint_eq(vmsa_hist_bucket(&b, i1000), 2);
 	size_t i = 0, n = 0;
 	for (; vmsa_hist_next(&b, &i, &lo, &hi); i++)
 		n++;
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(vmsa_hist_add(&a, 5000), 0); /* another bucket: an array */
-	ck_assert(!a.in_one);
+	ck_assert(!vmsa_hist_in_one(&a));
 	ck_assert_uint_eq(vmsa_hist_bucket(&a, i1000), 2);
 	ck_assert_uint_eq(vmsa_hist_bucket(&a, i5000), 1);
 	ck_assert_int_eq(vmsa_hist_add(&c, 10), 0);
@@ -98,7 +98,7 @@ START_TEST(test_one_bucket_in_place)
 	ck_assert_int_eq(vmsa_hist_merge(&c, &b), 0); /* one into an array */
 	ck_assert_uint_eq(vmsa_hist_bucket(&c, i1000), 2);
 	ck_assert_int_eq(vmsa_hist_merge(&b, &a), 0); /* an array into one */
-	ck_assert(!b.in_one);
+	ck_assert(!vmsa_hist_in_one(&b));
 	ck_assert_uint_eq(vmsa_hist_bucket(&b, i1000), 4);
 	ck_assert_uint_eq(vmsa_hist_bucket(&b, i5000), 1);
 	ck_assert_uint_eq(b.count, 5);
