@@ -318,9 +318,9 @@ struct vmsa_stall_mark {
 struct vmsa_timeline {
 	uint64_t bin_ns;	/* 100 ms, doubled whenever the bins run out */
 	uint64_t base;		/* index (ts / bin_ns) of bins[0] */
-	size_t n;
+	size_t n, cap;		/* bins in use; room for (cap <= VMSA_TIMELINE_MAX_BINS) */
 	uint64_t last_idx, last_start; /* the last bin added to, and where it starts */
-	uint64_t *direct, *kswapd;
+	uint64_t *direct, *kswapd;	/* cap bins each, those past n zero */
 	struct vmsa_stall_mark top[VMSA_TIMELINE_TOP_STALLS]; /* a min-heap by dur */
 	size_t ntop;
 };

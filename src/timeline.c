@@ -25,9 +25,42 @@ static void halve(struct vmsa_timeline *t)
 		t->direct[i] = d;
 		t->kswapd[i] = k;
 	}
+	/* the bins past the new end held the pairs just merged: empty again,
+	 * since a later bin there starts from nothing */
+	memset(t->direct + n, 0, (t->n - n) * sizeof(uint64_t));
+	memset(t->kswapd + n, 0, (t->n - n) * sizeof(uint64_t));
 	t->n = n;
 	t->base /= 2;
 	t->bin_ns *= 2;
+}
+
+/*
+ * Room for at least `need` bins (need <= VMSA_TIMELINE_MAX_BINS), bins past
+ * n zero.  The arrays grow by doubling from a few bins: a run of seconds
+ * uses a handful, and a full-size array is 1 MiB of memory to fault in and
+ * clear, a third of a small trace.dat's page faults when it was allocated
+ * whole (twice: the summary copied it).
+ */
+static int reserve(struct vmsa_timeline *t, size_t need)
+{
+	if (need <= t->cap)
+		return 0;
+	size_t cap = t->cap ? t->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	if (cap > VMSA_TIMELINE_MAX_BINS)
+		cap = VMSA_TIMELINE_MAX_BINS;
+	uint64_t *d = realloc(t->direct, cap * sizeof(uint64_t));
+	if (d)
+		t->direct = d;
+	uint64_t *k = d ? realloc(t->kswapd, cap * sizeof(uint64_t)) : NULL;
+	if (!k)
+		return VMSA_E_NOMEM;
+	t->kswapd = k;
+	memset(t->direct + t->cap, 0, (cap - t->cap) * sizeof(uint64_t));
+	memset(t->kswapd + t->cap, 0, (cap - t->cap) * sizeof(uint64_t));
+	t->cap = cap;
+	return 0;
 }
 
 int vmsa_timeline_add(struct vmsa_timeline *t, uint64_t ts, uint64_t direct, uint64_t kswapd)
@@ -37,9 +70,7 @@ int vmsa_timeline_add(struct vmsa_timeline *t, uint64_t ts, uint64_t direct, uin
 	if (!t->bin_ns)
 		t->bin_ns = START_BIN_NS;
 	if (!t->direct) {
-		t->direct = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
-		t->kswapd = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
-		if (!t->direct || !t->kswapd)
+		if (reserve(t, 1))
 			return VMSA_E_NOMEM;
 		t->base = ts / t->bin_ns;
 		t->n = 1;
@@ -62,6 +93,8 @@ int vmsa_timeline_add(struct vmsa_timeline *t, uint64_t ts, uint64_t direct, uin
 			halve(t);
 			continue;
 		}
+		if (reserve(t, (size_t)(hi - lo + 1)))
+			return VMSA_E_NOMEM;
 		if (idx < t->base) { /* earlier than anything so far: shift right */
 			size_t by = (size_t)(t->base - idx);
 			memmove(t->direct + by, t->direct, t->n * sizeof(uint64_t));
@@ -119,15 +152,14 @@ int vmsa_timeline_copy(struct vmsa_timeline *dst, const struct vmsa_timeline *sr
 {
 	*dst = *src;
 	dst->direct = dst->kswapd = NULL;
-	if (!src->direct)
+	dst->cap = 0;
+	if (!src->n)
 		return 0;
-	/* the copy has the full capacity too, but only the n bins in use are
-	 * copied: calloc's untouched zero pages cost nothing (a short trace
-	 * copied 1 MiB here, a third of the tool's start-up time) */
-	dst->direct = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
-	dst->kswapd = calloc(VMSA_TIMELINE_MAX_BINS, sizeof(uint64_t));
-	if (!dst->direct || !dst->kswapd)
+	/* room for the bins in use alone: the copy grows if added to */
+	if (reserve(dst, src->n)) {
+		vmsa_timeline_release(dst);
 		return VMSA_E_NOMEM;
+	}
 	memcpy(dst->direct, src->direct, src->n * sizeof(uint64_t));
 	memcpy(dst->kswapd, src->kswapd, src->n * sizeof(uint64_t));
 	return 0;
@@ -138,4 +170,5 @@ void vmsa_timeline_release(struct vmsa_timeline *t)
 	free(t->direct);
 	free(t->kswapd);
 	t->direct = t->kswapd = NULL;
+	t->cap = 0;
 }

@@ -16,6 +16,7 @@ Suite *filter_suite(void);
 Suite *cgroup_suite(void);
 Suite *welch_suite(void);
 Suite *textbuf_suite(void);
+Suite *timeline_suite(void);
 
 int main(void)
 {
@@ -33,6 +34,7 @@ int main(void)
 	srunner_add_suite(sr, cgroup_suite());
 	srunner_add_suite(sr, welch_suite());
 	srunner_add_suite(sr, textbuf_suite());
+	srunner_add_suite(sr, timeline_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
