@@ -179,6 +179,8 @@ static struct vmsa_analyze_options analyze_options(struct cli *c)
 	return (struct vmsa_analyze_options){
 		.threads = c->threads,
 		.unwrap = c->unwrap,
+		/* this program reads trace.dat files too (main.c) */
+		.tracedat_reader = "/proc/self/exe",
 		.filter = c->filter,
 		.interval_s = c->interval,
 		.reject_cb = on_reject,

@@ -72,6 +72,12 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 
 int main(int argc, char **argv)
 {
+	/* started by the library to read a trace.dat (inputs.c): it never
+	 * returns then; its heap on huge pages too */
+	if (argc > 1 && !strcmp(argv[1], VMSA_TRACEDAT_READER_ARG)) {
+		heap_on_huge_pages();
+		vmsa_tracedat_reader_main(argc, argv);
+	}
 	struct cli c;
 	int first;
 	int status = cli_parse(&c, argc, argv, &first);

@@ -356,7 +356,8 @@ static int open_group(struct run *r, struct group *g)
 		threads = threads > g->n ? threads / g->n : 1;
 	for (int i = 0; i < g->n; i++) {
 		r->res.input = g->first + i;
-		int err = vmsa_source_open_path(&g->src[i], g->paths[i]);
+		struct vmsa_open_options oo = {.tracedat_reader = r->o->tracedat_reader};
+		int err = vmsa_source_open_path_with(&g->src[i], g->paths[i], &oo);
 		if (err)
 			return fail(r, err, VMSA_ANALYZE_OPEN, errno);
 		vmsa_source_set_reject_cb(g->src[i], r->o->reject_cb, r->o->reject_payload);

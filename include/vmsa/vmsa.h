@@ -373,6 +373,38 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd,
  */
 int vmsa_source_open_path(struct vmsa_source **out, const char *path);
 
+/*
+ * How a trace.dat is read.  libtracecmd runs in a process of its own (it
+ * can crash on a corrupt file, and the crash must end only that process):
+ * by default a forked child.  tracedat_reader: NULL, or the path of an
+ * executable (your own program: "/proc/self/exe") that calls
+ * vmsa_tracedat_reader_main() first thing in main(); the library then runs
+ * it as the reader instead of forking, a fresh process that shares no
+ * memory with the caller (a forked child's first write to each page it
+ * shares is a page fault: on a small trace.dat the fork costs more than
+ * the reading).  It must be linked with this same libvmsa.  If it cannot
+ * be started, a child is forked.
+ */
+struct vmsa_open_options {
+	const char *tracedat_reader;
+};
+
+/* vmsa_source_open_path() with @o (NULL: the defaults); @o may go after. */
+int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
+			       const struct vmsa_open_options *o);
+
+/* The argument that starts a program as the trace.dat reader. */
+#define VMSA_TRACEDAT_READER_ARG "--vmsa-tracedat-reader"
+
+/*
+ * vmsa_tracedat_reader_main() - call it first in main() of a program named
+ * as vmsa_open_options.tracedat_reader: when @argv[1] is
+ * VMSA_TRACEDAT_READER_ARG the process is the reader (it reads the file
+ * @argv[2], talks to the library on its stdin and stdout, and ends without
+ * returning); otherwise it returns 0 at once.
+ */
+int vmsa_tracedat_reader_main(int argc, char **argv);
+
 /* Closes the source and frees it (NULL is fine); the fd of
  * vmsa_source_open_text_fd() stays open. */
 void vmsa_source_close(struct vmsa_source *src);
@@ -678,6 +710,8 @@ struct vmsa_analyze_options {
 	int threads;
 	/* join events broken over several lines (vmsa_source_set_unwrap) */
 	int unwrap;
+	/* the program that reads a trace.dat (vmsa_open_options); NULL: fork */
+	const char *tracedat_reader;
 	/* NULL: every event; else only those it keeps (the others are counted
 	 * in each input's lines_filtered); the caller keeps it */
 	const struct vmsa_filter *filter;

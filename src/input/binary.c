@@ -408,25 +408,49 @@ const struct evdesc *vmsa_bin_describe(struct vmsa_bin_decoder *dec, struct tep_
 
 const size_t vmsa_bin_desc_size = sizeof(struct evdesc);
 
-int vmsa_bin_set_desc(struct vmsa_bin_decoder *dec, int id, const void *desc)
+/*
+ * A description as it travels: its two catalogue pointers as indices (the
+ * event's in the catalogue + 1, 0 for none; its name's among the event's), so
+ * that a copy of the program at other addresses (an exec'd reader, ASLR)
+ * reads it.  Both ends hold the same catalogue (the same program).
+ */
+void vmsa_bin_desc_wire(const struct vmsa_bin_decoder *dec, const void *desc, void *out)
+{
+	struct evdesc d;
+	memcpy(&d, desc, sizeof(d));
+	const struct vmsa_catalogue *c = dec->cat;
+	uintptr_t e = 0, n = 0;
+	if (d.desc) {
+		e = (uintptr_t)(d.desc - c->event) + 1;
+		n = d.nm ? (uintptr_t)(d.nm - d.desc->names) : 0;
+	}
+	d.desc = (const struct vmsa_event_desc *)e;
+	d.nm = (const struct vmsa_event_name *)n;
+	memcpy(out, &d, sizeof(d));
+}
+
+int vmsa_bin_set_desc(struct vmsa_bin_decoder *dec, int id, const void *wire)
 {
 	if (!id_ok(id))
 		return VMSA_E_CORRUPT;
 	struct evdesc *d = desc_slot(dec, id);
 	if (!d)
 		return VMSA_E_NOMEM;
-	memcpy(d, desc, sizeof(*d));
-	/* (another copy's, but checked: its pointers must be into the catalogue) */
+	memcpy(d, wire, sizeof(*d));
+	/* (another process's: every index and position is checked) */
+	const struct vmsa_catalogue *c = dec->cat;
+	const size_t nev = sizeof(c->event) / sizeof(c->event[0]);
+	uintptr_t e = (uintptr_t)d->desc, n = (uintptr_t)d->nm;
+	d->desc = NULL;
+	d->nm = NULL;
 	bool ok = d->state > S_UNSEEN && d->state <= S_KNOWN && d->native <= 1;
 	if (ok && d->state == S_KNOWN) {
-		const struct vmsa_catalogue *c = dec->cat;
-		uintptr_t p = (uintptr_t)d->desc, b = (uintptr_t)c->event;
-		ok = p >= b && p < b + sizeof(c->event) && (p - b) % sizeof(c->event[0]) == 0 &&
-		     d->nfields <= VF__COUNT;
+		ok = e >= 1 && e <= nev && d->nfields <= VF__COUNT;
 		if (ok) {
-			const struct vmsa_event_desc *e = &c->event[(p - b) / sizeof(c->event[0])];
-			uintptr_t q = (uintptr_t)d->nm, nb = (uintptr_t)e->names;
-			ok = q >= nb && q < nb + sizeof(e->names) && (q - nb) % sizeof(e->names[0]) == 0;
+			d->desc = &c->event[e - 1];
+			ok = n < sizeof(d->desc->names) / sizeof(d->desc->names[0]);
+			if (ok)
+				d->nm = &d->desc->names[n];
 		}
 		for (int k = 0; ok && k < d->nfields; k++) {
 			const struct fieldpos *f = &d->pos[k];

@@ -135,16 +135,18 @@ void vmsa_bin_lost_at(struct vmsa_bin_decoder *d, uint64_t ts, int cpu, int64_t 
  * analyzer): the first says, with the tep, what the record is: its event id
  * and description (NULL: its type cannot be read), and for a known event its
  * task, and how many of its first bytes decoding reads (*need: 0 when none);
- * the descriptions go to the other decoder once each (vmsa_bin_set_desc(),
- * vmsa_bin_desc_size bytes, between copies of one program), which then
- * decodes and counts the record from those bytes alone.
+ * the descriptions go to the other decoder once each, in the form
+ * vmsa_bin_desc_wire() writes (vmsa_bin_desc_size bytes, no pointers: between
+ * copies of one program, forked or exec'd), for vmsa_bin_set_desc(); that
+ * decoder then decodes and counts the record from those bytes alone.
  */
 const struct evdesc *vmsa_bin_describe(struct vmsa_bin_decoder *d, struct tep_handle *tep,
 				       struct tep_record *r, int *id, int *pid, const char **comm,
 				       size_t *comm_len, unsigned *need);
 extern const size_t vmsa_bin_desc_size;
+void vmsa_bin_desc_wire(const struct vmsa_bin_decoder *d, const void *desc, void *out);
 /* 0, VMSA_E_NOMEM, or VMSA_E_CORRUPT for a bad id or description. */
-int vmsa_bin_set_desc(struct vmsa_bin_decoder *d, int id, const void *desc);
+int vmsa_bin_set_desc(struct vmsa_bin_decoder *d, int id, const void *wire);
 bool vmsa_bin_has_desc(const struct vmsa_bin_decoder *d, int id);
 /* The *need vmsa_bin_describe() gave for records of event id (0: none). */
 unsigned vmsa_bin_need(const struct vmsa_bin_decoder *d, int id);
@@ -157,8 +159,10 @@ enum vmsa_bin_result vmsa_bin_decode_as(struct vmsa_bin_decoder *d, int id, cons
 /* ---- binary trace.dat (tracedat.c) ---- */
 struct vmsa_tracedat;
 
-/* The reader updates *counts and *traits as it goes; both outlive it. */
-int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path,
+/* The reader updates *counts and *traits as it goes; both outlive it.
+ * reader: NULL, or the program that reads the file for it in a process of
+ * its own (vmsa_open_options.tracedat_reader); else the child is forked. */
+int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path, const char *reader,
 		       struct vmsa_source_counts *counts, struct vmsa_traits *traits);
 /* The same, with libtracecmd in this process: what vmsa_tracedat_open()
  * does when it cannot make its child (tests compare the two). */

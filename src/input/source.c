@@ -173,6 +173,12 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
 
 int vmsa_source_open_path(struct vmsa_source **out, const char *path)
 {
+	return vmsa_source_open_path_with(out, path, NULL);
+}
+
+int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
+			       const struct vmsa_open_options *o)
+{
 	*out = NULL;
 	if (strcmp(path, "-") == 0)
 		return vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
@@ -196,7 +202,8 @@ int vmsa_source_open_path(struct vmsa_source **out, const char *path)
 	ssize_t n = S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : -1;
 	if (n > 0 && vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_TRACEDAT) {
 		struct vmsa_source *s = *out;
-		r = vmsa_tracedat_open(&s->td, path, &s->counts, s->traits);
+		r = vmsa_tracedat_open(&s->td, path, o ? o->tracedat_reader : NULL, &s->counts,
+				       s->traits);
 		if (r) {
 			vmsa_source_close(s);
 			*out = NULL;
@@ -355,7 +362,7 @@ static int spill_tracedat(struct vmsa_source *s)
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", s->memfd);
 	memset(&s->counts, 0, sizeof(s->counts)); /* records are counted, not bytes */
-	r = vmsa_tracedat_open(&s->td, path, &s->counts, s->traits);
+	r = vmsa_tracedat_open(&s->td, path, NULL, &s->counts, s->traits);
 	s->format = "trace.dat";
 	return r ? r : SWITCHED;
 }

@@ -425,6 +425,26 @@ def test_interval_tracedat():
           totals[0]["events_analyzed"] == totals[0]["lines_analyzed"] > 0, totals[0])
 
 
+def test_tracedat_reader():
+    """A trace.dat is read by this program run again as the reader (a fresh process:
+    posix_spawn of /proc/self/exe with the reader argument), not by a forked copy; the
+    argument typed by hand is refused."""
+    dat = os.path.join(SRC, "fixtures", "6.12", "dirty-swap", "upstream", "trace.dat")
+    log = os.path.join(WORK, "reader-strace.log")
+    # (LeakSanitizer cannot run under ptrace: an ASan build's leak check is off here)
+    env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+    r = subprocess.run(["strace", "-f", "-qq", "-s", "4096", "-e", "trace=execve", "-o", log, TOOL,
+                        "-f", "json", dat], capture_output=True, env=env)
+    with open(log) as f:
+        execs = [line for line in f if "execve(" in line]
+    ours = [line for line in execs if '"--vmsa-tracedat-reader"' in line and dat in line]
+    check("a trace.dat: the reader program runs it (execve with the reader argument)",
+          r.returncode == 0 and len(ours) == 1 and len(execs) == 2, execs)
+    r = run(["--vmsa-tracedat-reader", dat], stdin=subprocess.DEVNULL)
+    check("...and the reader argument alone, without the library on the other end: exit 2",
+          r.returncode == 2 and b"library" in r.stderr and not r.stdout, r.stderr)
+
+
 def test_max_tasks_row():
     """--max-tasks: the overflow row is pid null, other_tasks true, in JSON; merge keeps
     the overflow rows of two hosts together and apart from real tasks."""
@@ -570,7 +590,7 @@ def main():
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
               test_histogram, test_progress_only_on_a_terminal,
               test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
-              test_max_tasks_row, test_sigterm,
+              test_tracedat_reader, test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap):
         t()
     passed = sum(1 for _, ok in results if ok)

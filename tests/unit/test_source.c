@@ -477,19 +477,20 @@ START_TEST(test_compressed_pipe)
 END_TEST
 
 /*
- * A trace.dat read through the child process (vmsa_tracedat_open()) gives
- * the events, rejects, counts and traits of the same file read in this
- * process (vmsa_tracedat_open_here()), one by one: every field, the task
- * names, the record numbers, and the counts after every event.
+ * A trace.dat read through the child process (vmsa_tracedat_open(): forked,
+ * or this test program run as the reader when reader is set) gives the
+ * events, rejects, counts and traits of the same file read in this process
+ * (vmsa_tracedat_open_here()), one by one: every field, the task names, the
+ * record numbers, and the counts after every event.
  */
-static void tracedat_both_ways(const char *path)
+static void tracedat_both_ways(const char *path, const char *reader)
 {
 	struct vmsa_source_counts c1 = {0}, c2 = {0};
 	struct vmsa_traits t1, t2;
 	memset(&t1, 0, sizeof(t1));
 	memset(&t2, 0, sizeof(t2));
 	struct vmsa_tracedat *a = NULL, *b = NULL;
-	ck_assert_int_eq(vmsa_tracedat_open(&a, path, &c1, &t1), 0);
+	ck_assert_int_eq(vmsa_tracedat_open(&a, path, reader, &c1, &t1), 0);
 	ck_assert_int_eq(vmsa_tracedat_open_here(&b, path, &c2, &t2), 0);
 	ck_assert_msg(memcmp(&t1, &t2, sizeof(t1)) == 0, "%s: traits after opening", path);
 	/* (plain tests in the loop: each ck_assert writes to Check's log) */
@@ -533,8 +534,49 @@ START_TEST(test_tracedat_child_vs_here)
 	ck_assert_int_eq(glob(FIXTURES_DIR "/*/*/*/trace.dat", 0, NULL, &g), 0);
 	ck_assert_uint_ge(g.gl_pathc, 2);
 	for (size_t i = 0; i < g.gl_pathc; i++)
-		tracedat_both_ways(g.gl_pathv[i]);
+		tracedat_both_ways(g.gl_pathv[i], NULL);
 	globfree(&g);
+}
+END_TEST
+
+/* The same through the reader program (this one: main.c); main.c's reader
+ * writes each path it reads to $VMSA_TEST_READER_MARK, so the test knows
+ * the reader ran and not a forked child. */
+START_TEST(test_tracedat_reader_vs_here)
+{
+	char mark[] = "/tmp/vmsa-reader-XXXXXX";
+	int fd = mkstemp(mark);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	setenv("VMSA_TEST_READER_MARK", mark, 1);
+	glob_t g;
+	ck_assert_int_eq(glob(FIXTURES_DIR "/*/*/*/trace.dat", 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 2);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		tracedat_both_ways(g.gl_pathv[i], "/proc/self/exe");
+	unsetenv("VMSA_TEST_READER_MARK");
+	FILE *f = fopen(mark, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[4096];
+	size_t n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		ck_assert_msg(n < g.gl_pathc && strcmp(line, g.gl_pathv[n]) == 0,
+			      "the reader read %s", line);
+		n++;
+	}
+	fclose(f);
+	unlink(mark);
+	ck_assert_uint_eq(n, g.gl_pathc);
+	globfree(&g);
+}
+END_TEST
+
+/* A reader program that cannot be run: the child is forked, same results. */
+START_TEST(test_tracedat_reader_missing)
+{
+	tracedat_both_ways(FIXTURES_DIR "/6.12/dirty-swap/upstream/trace.dat",
+			   "/nonexistent/vmsa-reader");
 }
 END_TEST
 
@@ -584,6 +626,8 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_interleave_order);
 	tcase_add_test(tc, test_compressed_pipe);
 	tcase_add_test(tc, test_tracedat_child_vs_here);
+	tcase_add_test(tc, test_tracedat_reader_vs_here);
+	tcase_add_test(tc, test_tracedat_reader_missing);
 	tcase_add_test(tc, test_peek_next_pid);
 	suite_add_tcase(s, tc);
 	return s;
