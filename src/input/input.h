@@ -169,6 +169,8 @@ int vmsa_tracedat_open(struct vmsa_tracedat **out, const char *path, const char 
 int vmsa_tracedat_open_here(struct vmsa_tracedat **out, const char *path,
 			    struct vmsa_source_counts *counts, struct vmsa_traits *traits);
 void vmsa_tracedat_close(struct vmsa_tracedat *td);
+/* The child reading the file (0: none, the file is read here): for tests. */
+pid_t vmsa_tracedat_child_pid(const struct vmsa_tracedat *td);
 
 #define VMSA_TRACEDAT_REJECTED 1
 /*

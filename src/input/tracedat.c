@@ -544,6 +544,12 @@ int vmsa_tracedat_reader_main(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], VMSA_TRACEDAT_READER_ARG) != 0)
 		return 0;
+	/* the signals a terminal or a kill of the process group sends are the
+	 * analyzer's to act on (a ^C asks it for a report, and it reads on):
+	 * the reader ends when the analyzer closes the pipe or kills it */
+	int ignore[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof(ignore) / sizeof(ignore[0]); i++)
+		signal(ignore[i], SIG_IGN);
 	/* the messages go to what stdout was; stdout is /dev/null, so that
 	 * nothing a library prints there comes between them */
 	int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -931,6 +937,11 @@ int vmsa_tracedat_open_here(struct vmsa_tracedat **out, const char *path,
 			    struct vmsa_source_counts *counts, struct vmsa_traits *traits)
 {
 	return open_(out, path, NULL, counts, traits, false);
+}
+
+pid_t vmsa_tracedat_child_pid(const struct vmsa_tracedat *td)
+{
+	return td->ch.pid;
 }
 
 void vmsa_tracedat_close(struct vmsa_tracedat *td)

@@ -572,6 +572,37 @@ START_TEST(test_tracedat_reader_vs_here)
 }
 END_TEST
 
+/* The signals of a terminal (^C) or of a kill of the process group reach
+ * the reader too: they are the analyzer's to act on, and the reader reads
+ * on (had it died, the file would be "corrupt").  Sent once the file is
+ * open, while the reader waits for room in the pipe. */
+START_TEST(test_tracedat_reader_keeps_reading)
+{
+	const char *path = FIXTURES_DIR "/6.1/dirty-swap/upstream/trace.dat";
+	struct vmsa_source_counts c = {0};
+	struct vmsa_traits t;
+	memset(&t, 0, sizeof(t));
+	struct vmsa_tracedat *a = NULL;
+	ck_assert_int_eq(vmsa_tracedat_open(&a, path, "/proc/self/exe", &c, &t), 0);
+	pid_t pid = vmsa_tracedat_child_pid(a);
+	ck_assert_int_gt(pid, 0);
+	int sigs[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		ck_assert_int_eq(kill(pid, sigs[i]), 0);
+	int x;
+	uint64_t n = 0;
+	struct vmsa_event e;
+	uint64_t rec;
+	enum vmsa_reject_reason why;
+	while ((x = vmsa_tracedat_next(a, &e, &rec, &why)) == 0 || x == VMSA_TRACEDAT_REJECTED)
+		n++;
+	ck_assert_int_eq(x, VMSA_E_EOF);
+	ck_assert_uint_eq(c.lines_read, n);
+	ck_assert_uint_gt(n, 1000);
+	vmsa_tracedat_close(a);
+}
+END_TEST
+
 /* A reader program that cannot be run: the child is forked, same results. */
 START_TEST(test_tracedat_reader_missing)
 {
@@ -628,6 +659,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_tracedat_child_vs_here);
 	tcase_add_test(tc, test_tracedat_reader_vs_here);
 	tcase_add_test(tc, test_tracedat_reader_missing);
+	tcase_add_test(tc, test_tracedat_reader_keeps_reading);
 	tcase_add_test(tc, test_peek_next_pid);
 	suite_add_tcase(s, tc);
 	return s;
