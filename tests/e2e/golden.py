@@ -12,6 +12,7 @@ golden files with --update and says why in its commit.
 usage: golden.py TOOL SOURCE_DIR WORKDIR [--update]
 """
 import glob
+import re
 import lzma
 import os
 import shutil
@@ -109,7 +110,10 @@ wd = os.path.join(work, "docs")
 os.makedirs(wd)
 settings = []
 for name, d, f in inputs:
-    if name.startswith("6.1-dirty-swap-") and name.endswith("-dat"):
+    # the settings' captures (not a trace.dat recorded with a small buffer
+    # beside one: <setting>-dat<KB>k, kernel/save-fixture)
+    if name.startswith("6.1-dirty-swap-") and name.endswith("-dat") and \
+            not re.search(r"-dat\d+k-dat$", name):
         setting = name[len("6.1-dirty-swap-"):-len("-dat")]
         rc, out, err = run(["-f", "json", f], d)
         with open(os.path.join(wd, setting + ".json"), "wb") as g:
