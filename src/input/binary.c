@@ -245,24 +245,25 @@ static int record_pid(struct vmsa_bin_decoder *dec, struct tep_handle *tep,
 	return (int)x; /* as tep_data_pid() */
 }
 
-static void set_comm(struct vmsa_bin_decoder *dec, struct tep_handle *tep, struct vmsa_event *ev)
+static void set_comm(struct vmsa_bin_decoder *dec, struct tep_handle *tep, int pid,
+		     const char **comm, size_t *len)
 {
 	struct vmsa_bin_comm *s = NULL;
 	if (dec->comms) {
-		s = &dec->comms[(unsigned)ev->pid % COMM_SLOTS];
-		if (s->comm && s->pid == ev->pid) {
-			ev->comm = s->comm;
-			ev->comm_len = s->len;
+		s = &dec->comms[(unsigned)pid % COMM_SLOTS];
+		if (s->comm && s->pid == pid) {
+			*comm = s->comm;
+			*len = s->len;
 			return;
 		}
 	}
-	const char *comm = dec->dl.tep_data_comm_from_pid(tep, ev->pid);
-	ev->comm = comm ? comm : VMSA_COMM_PLACEHOLDER;
-	ev->comm_len = strlen(ev->comm);
+	const char *c = dec->dl.tep_data_comm_from_pid(tep, pid);
+	*comm = c ? c : VMSA_COMM_PLACEHOLDER;
+	*len = strlen(*comm);
 	if (s) {
-		s->pid = ev->pid;
-		s->comm = ev->comm;
-		s->len = (uint32_t)ev->comm_len;
+		s->pid = pid;
+		s->comm = *comm;
+		s->len = (uint32_t)*len;
 	}
 }
 
@@ -338,7 +339,8 @@ void vmsa_bin_decoder_remember_comms(struct vmsa_bin_decoder *d)
  * ev->pid and ev->comm are the caller's to set. */
 static enum vmsa_bin_result decode(struct vmsa_bin_decoder *dec, const struct evdesc *d,
 				   const unsigned char *data, int size, uint64_t ts, int cpu,
-				   struct vmsa_event *ev, enum vmsa_reject_reason *reason)
+				   size_t comm_len, struct vmsa_event *ev,
+				   enum vmsa_reject_reason *reason)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->order = ev->nid = -1;
@@ -354,6 +356,12 @@ static enum vmsa_bin_result decode(struct vmsa_bin_decoder *dec, const struct ev
 		if (d->state == S_UNKNOWN_VMSCAN)
 			dec->counts->unknown_vmscan_events++;
 		return VMSA_BIN_IGNORED;
+	}
+	if (comm_len > VMSA_COMM_MAX) { /* (its saved cmdline) */
+		dec->counts->lines_rejected++;
+		dec->counts->rejected_by_reason[VMSA_REJECT_COMM_TOO_LONG]++;
+		*reason = VMSA_REJECT_COMM_TOO_LONG;
+		return VMSA_BIN_REJECTED;
 	}
 	struct vmsa_values v;
 	read_values(dec, d, data, size, &v);
@@ -378,12 +386,19 @@ enum vmsa_bin_result vmsa_bin_decode(struct vmsa_bin_decoder *dec, struct tep_ha
 				     struct tep_record *r, struct vmsa_event *ev,
 				     enum vmsa_reject_reason *reason)
 {
-	int id;
+	int id, pid = 0;
 	const struct evdesc *d = desc_for(dec, tep, r, &id);
-	enum vmsa_bin_result res = decode(dec, d, r->data, r->size, r->ts, r->cpu, ev, reason);
+	const char *comm = NULL;
+	size_t len = 0;
+	if (d && d->state == S_KNOWN) {
+		pid = record_pid(dec, tep, r);
+		set_comm(dec, tep, pid, &comm, &len);
+	}
+	enum vmsa_bin_result res = decode(dec, d, r->data, r->size, r->ts, r->cpu, len, ev, reason);
 	if (res == VMSA_BIN_EVENT) {
-		ev->pid = record_pid(dec, tep, r);
-		set_comm(dec, tep, ev);
+		ev->pid = pid;
+		ev->comm = comm;
+		ev->comm_len = len;
 	}
 	return res;
 }
@@ -395,12 +410,8 @@ const struct evdesc *vmsa_bin_describe(struct vmsa_bin_decoder *dec, struct tep_
 	const struct evdesc *d = desc_for(dec, tep, r, id);
 	*need = 0;
 	if (d && d->state == S_KNOWN) {
-		struct vmsa_event ev;
-		ev.pid = record_pid(dec, tep, r);
-		set_comm(dec, tep, &ev);
-		*pid = ev.pid;
-		*comm = ev.comm;
-		*comm_len = ev.comm_len;
+		*pid = record_pid(dec, tep, r);
+		set_comm(dec, tep, *pid, comm, comm_len);
 		*need = d->need;
 	}
 	return d;
@@ -482,7 +493,7 @@ enum vmsa_bin_result vmsa_bin_decode_as(struct vmsa_bin_decoder *dec, int id, co
 					enum vmsa_reject_reason *reason)
 {
 	const struct evdesc *d = vmsa_bin_has_desc(dec, id) ? &dec->desc[id] : NULL;
-	enum vmsa_bin_result res = decode(dec, d, data, size, ts, cpu, ev, reason);
+	enum vmsa_bin_result res = decode(dec, d, data, size, ts, cpu, comm_len, ev, reason);
 	if (res == VMSA_BIN_EVENT) {
 		ev->pid = pid;
 		ev->comm = comm;

@@ -129,6 +129,11 @@ void vmsa_bin_lost(struct vmsa_bin_decoder *d, struct tep_record *r, struct vmsa
 void vmsa_bin_lost_at(struct vmsa_bin_decoder *d, uint64_t ts, int cpu, int64_t missed,
 		      struct vmsa_event *ev);
 
+/* The longest task name an event may carry: a longer one (a crafted or
+ * corrupt input: the kernel's are 16 bytes) rejects the line or record
+ * (VMSA_REJECT_COMM_TOO_LONG), in text and in trace.dat alike. */
+#define VMSA_COMM_MAX 255
+
 /*
  * vmsa_bin_decode() in two halves, for a decoder (the trace.dat child) that
  * hands what it read to another one without the records or the tep (the

@@ -24,7 +24,7 @@
 #include "input.h"
 #include "text_scan.h"
 
-#define MAX_COMM 255
+#define MAX_COMM VMSA_COMM_MAX
 /* "<...>", the task of a line without its task column (text_header.c) */
 extern const char vmsa_unknown_comm[6];
 #define MAX_FIELDS 32

@@ -371,7 +371,7 @@ struct lost_msg {
 	uint32_t pad;
 };
 
-#define COMM_MAX 4096		/* (a kernel's task names are at most 16 bytes) */
+#define COMM_MAX 4096		/* (sent cut there: past VMSA_COMM_MAX the records are rejected anyway) */
 #define DATA_MAX (1u << 16)	/* bytes of a record decoding reads, at most (need) */
 #define SEND_AT (256u << 10)	/* the child writes when it has this much */
 #define MSG_MAX (sizeof(struct msg) + sizeof(struct vmsa_traits) + \

@@ -35,6 +35,52 @@ def run(tool, path):
     return p.returncode, p.stdout, p.stderr
 
 
+def long_name(tool, src, work):
+    """A task name longer than any kernel's in the saved cmdlines (a crafted
+    file: the 6.12 capture made version 6 and uncompressed by trace-cmd
+    convert, one task's cmdline line stretched over those after it): every
+    vmscan record of that task is rejected as comm_too_long, as a text line
+    with such a name is, and nothing else changes but the names the others
+    lost.  Returns (passed, failed)."""
+    dat = os.path.join(src, "fixtures", "6.12", "dirty-swap", "upstream", "trace.dat")
+    v6 = os.path.join(work, "v6.dat")
+    p = subprocess.run(["trace-cmd", "convert", "-i", dat, "--file-version", "6",
+                        "--compression", "none", "-o", v6], capture_output=True)
+    data = bytearray(open(v6, "rb").read()) if p.returncode == 0 else bytearray()
+    start = data.find(b"\n31 kswapd0\n")
+    if p.returncode or start < 0:
+        print("FAIL long task name: no version 6 file with kswapd0's cmdline (%s)" %
+              p.stderr[-200:])
+        return 0, 1
+    start += 1
+    end = start
+    while end - start < 300:  # whole lines, past 300 bytes
+        end = data.index(b"\n", end) + 1
+    name = b"k" * (end - start - 4)  # "31 " + name + "\n": the same bytes
+    data[start:end] = b"31 " + name + b"\n"
+    crafted = os.path.join(work, "long-name.dat")
+    with open(crafted, "wb") as f:
+        f.write(bytes(data))
+    rep = subprocess.run(["trace-cmd", "report", "-i", crafted], capture_output=True)
+    theirs = sum(1 for line in rep.stdout.split(b"\n")
+                 if name + b"-31 " in line and (b": mm_vmscan_" in line or
+                                               b": mm_shrink_slab_" in line))
+    before = json.loads(run(tool, v6)[1] or b"{}").get("input", {})
+    rc, out, err = run(tool, crafted)
+    after = json.loads(out or b"{}").get("input", {})
+    rej = after.get("sources", [{}])[0].get("rejected_by_reason", {}).get("comm_too_long")
+    ok = (rc == 0 and theirs > 100 and rej == theirs and
+          after["lines_rejected"] == theirs and
+          after["lines_analyzed"] == before["lines_analyzed"] - theirs and
+          after["lines_read"] == before["lines_read"])
+    print("%s long task name (%d bytes): its %d vmscan records rejected as "
+          "comm_too_long (%s), as trace-cmd report shows them" %
+          ("ok  " if ok else "FAIL", len(name), theirs, rej))
+    if not ok:
+        print("  exit %s, before %s, after %s %s" % (rc, before, after, err[-300:]))
+    return (1, 0) if ok else (0, 1)
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -64,7 +110,7 @@ def main():
         cases.append(("0xff x 8 at %d" % off, bytes(b)))
     for reg in sorted(glob.glob(os.path.join(src, "tests", "regress", "*.dat"))):
         cases.append(("regression " + os.path.basename(reg), open(reg, "rb").read()))
-    passed = failed = 0
+    passed, failed = long_name(tool, src, work)
     path = os.path.join(work, "case.dat")
     for name, blob in cases:
         with open(path, "wb") as f:
