@@ -113,7 +113,7 @@ def main():
             prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             exe = os.path.join(nobody, os.path.basename(tool))
             sup = os.path.join(nobody, os.path.basename(supp))
-        cmd = prefix + ["valgrind", "--quiet", "--leak-check=full",
+        cmd = prefix + ["valgrind", "--quiet", "--leak-check=full", "--keep-debuginfo=yes",
                         "--errors-for-leak-kinds=definite,indirect",
                         "--error-exitcode=%d" % LEAK, "--child-silent-after-fork=yes",
                         "--suppressions=" + sup, exe] + args
