@@ -309,13 +309,19 @@ static struct evdesc *desc_for(struct vmsa_bin_decoder *td, struct tep_handle *t
 	return d;
 }
 
-int vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
-			  struct vmsa_traits *traits)
+void vmsa_bin_decoder_init_bare(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
+				struct vmsa_traits *traits)
 {
 	memset(d, 0, sizeof(*d));
 	d->counts = counts;
 	d->traits = traits;
 	d->cat = &vmsa_catalogue;
+}
+
+int vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
+			  struct vmsa_traits *traits)
+{
+	vmsa_bin_decoder_init_bare(d, counts, traits);
 	return vmsa_dl_open_tep(&d->dl);
 }
 

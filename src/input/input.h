@@ -115,6 +115,10 @@ enum vmsa_bin_result { VMSA_BIN_EVENT, VMSA_BIN_IGNORED, VMSA_BIN_REJECTED };
 /* 0, or VMSA_E_NOLIB: libtraceevent cannot be loaded (release it anyway). */
 int vmsa_bin_decoder_init(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
 			  struct vmsa_traits *traits);
+/* Without libtraceevent: for a decoder given descriptions by another one
+ * (vmsa_bin_set_desc(), vmsa_bin_decode_as() only). */
+void vmsa_bin_decoder_init_bare(struct vmsa_bin_decoder *d, struct vmsa_source_counts *counts,
+				struct vmsa_traits *traits);
 void vmsa_bin_decoder_release(struct vmsa_bin_decoder *d);
 /* Task names found once are kept by pid: only for a tep whose saved task
  * names are all loaded before the first record (trace.dat). */

@@ -889,21 +889,29 @@ static int open_(struct vmsa_tracedat **out, const char *path, const char *reade
 	if (!td)
 		return VMSA_E_NOMEM;
 	td->ch.fd = -1;
-	/* a reader program starts while the libraries load here (a path of
-	 * this process's own fds means nothing to another program) */
-	if (child && reader && strncmp(path, "/proc/self/", 11) != 0)
+	/* a reader program (a path of this process's own fds means nothing to
+	 * another program); while it runs, this process loads no library: it
+	 * decodes by the descriptions the reader sends */
+	bool running = false;
+	if (child && reader && strncmp(path, "/proc/self/", 11) != 0) {
 		child_start(&td->ch, td, path, reader, st.st_size, traits, counts);
-	/* the libraries (a file is corrupt only if they can read it), then a
-	 * forked child when no reader runs */
-	int err = vmsa_bin_decoder_init(&td->dec, counts, traits);
-	if (!err)
-		err = vmsa_dl_open_tracecmd(&td->tc);
-	if (!err && td->ch.pid && !child_ready(&td->ch))
-		child_end(&td->ch); /* not a reader program after all */
-	if (!err && child && !td->ch.pid) {
-		child_start(&td->ch, td, path, NULL, st.st_size, traits, counts);
-		if (td->ch.pid && !child_ready(&td->ch))
-			err = VMSA_E_CORRUPT;
+		if (td->ch.pid && !(running = child_ready(&td->ch)))
+			child_end(&td->ch); /* not a reader program after all */
+	}
+	int err = 0;
+	if (running) {
+		vmsa_bin_decoder_init_bare(&td->dec, counts, traits);
+	} else {
+		/* the libraries (a file is corrupt only if they can read it),
+		 * then a forked child */
+		err = vmsa_bin_decoder_init(&td->dec, counts, traits);
+		if (!err)
+			err = vmsa_dl_open_tracecmd(&td->tc);
+		if (!err && child) {
+			child_start(&td->ch, td, path, NULL, st.st_size, traits, counts);
+			if (td->ch.pid && !child_ready(&td->ch))
+				err = VMSA_E_CORRUPT;
+		}
 	}
 	if (!err && td->ch.pid) {
 		struct msg m;

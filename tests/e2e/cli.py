@@ -433,13 +433,24 @@ def test_tracedat_reader():
     log = os.path.join(WORK, "reader-strace.log")
     # (LeakSanitizer cannot run under ptrace: an ASan build's leak check is off here)
     env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
-    r = subprocess.run(["strace", "-f", "-qq", "-s", "4096", "-e", "trace=execve", "-o", log, TOOL,
-                        "-f", "json", dat], capture_output=True, env=env)
+    r = subprocess.run(["strace", "-f", "-qq", "-s", "4096", "-e", "trace=execve,openat", "-o", log,
+                        TOOL, "-f", "json", dat], capture_output=True, env=env)
     with open(log) as f:
-        execs = [line for line in f if "execve(" in line]
+        lines = f.read().splitlines()
+    execs = [line for line in lines if "execve(" in line]
     ours = [line for line in execs if '"--vmsa-tracedat-reader"' in line and dat in line]
     check("a trace.dat: the reader program runs it (execve with the reader argument)",
           r.returncode == 0 and len(ours) == 1 and len(execs) == 2, execs)
+    # (strace -o names each line's pid first; the analyzer's is the first execve's)
+    analyzer = execs[0].split()[0] if execs else None
+    libs = [line for line in lines if "openat(" in line and "/libtrace" in line and "= -1" not in line]
+    # (a sanitizer build links them at build time: every process has them)
+    linked = b"libtracecmd" in subprocess.run(["readelf", "-d", TOOL], capture_output=True).stdout
+    if linked:
+        print("skip ...only the reader loads libtracecmd: this build links it")
+    else:
+        check("...and only the reader loads libtracecmd and libtraceevent",
+              libs and all(line.split()[0] != analyzer for line in libs), libs)
     r = run(["--vmsa-tracedat-reader", dat], stdin=subprocess.DEVNULL)
     check("...and the reader argument alone, without the library on the other end: exit 2",
           r.returncode == 2 and b"library" in r.stderr and not r.stdout, r.stderr)

@@ -512,7 +512,9 @@ static void tracedat_both_ways(const char *path, const char *reader)
 			break;
 		if (x1)
 			continue;
-		if (e1.comm_len != e2.comm_len || memcmp(e1.comm, e2.comm, e1.comm_len) != 0)
+		/* (a lost-events marker has no task: comm NULL, length 0) */
+		if (e1.comm_len != e2.comm_len ||
+		    (e1.comm_len && memcmp(e1.comm, e2.comm, e1.comm_len) != 0))
 			differ = "the task name";
 		e1.comm = e2.comm = NULL;
 		if (!differ && memcmp(&e1, &e2, sizeof(e1)) != 0)
