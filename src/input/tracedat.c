@@ -431,11 +431,24 @@ static char *put(struct out *o, uint32_t kind, size_t len)
 	return p;
 }
 
+/* The traits and counts as they travel (M_OPENED, and the reader program's
+ * stdin): the traits, then the counts. */
+#define WHOLE_SIZE (sizeof(struct vmsa_traits) + sizeof(struct vmsa_source_counts))
+static void whole_to(char *b, const struct vmsa_traits *t, const struct vmsa_source_counts *c)
+{
+	memcpy(b, t, sizeof(*t));
+	memcpy(b + sizeof(*t), c, sizeof(*c));
+}
+
+static void whole_from(const char *b, struct vmsa_traits *t, struct vmsa_source_counts *c)
+{
+	memcpy(t, b, sizeof(*t));
+	memcpy(c, b + sizeof(*t), sizeof(*c));
+}
+
 static void put_whole(struct out *o, const struct vmsa_tracedat *td)
 {
-	char *p = put(o, M_OPENED, sizeof(*td->dec.traits) + sizeof(*td->dec.counts));
-	memcpy(p, td->dec.traits, sizeof(*td->dec.traits));
-	memcpy(p + sizeof(*td->dec.traits), td->dec.counts, sizeof(*td->dec.counts));
+	whole_to(put(o, M_OPENED, WHOLE_SIZE), td->dec.traits, td->dec.counts);
 }
 
 static void put_error(struct out *o, int err)
@@ -564,7 +577,7 @@ int vmsa_tracedat_reader_main(int argc, char **argv)
 		_exit(5);
 	/* the analyzer's traits and counts so far, on stdin: all of them, and
 	 * the end of the pipe after them */
-	char b[sizeof(*traits) + sizeof(*counts) + 1];
+	char b[WHOLE_SIZE + 1];
 	size_t got = 0;
 	for (;;) {
 		ssize_t n = read(STDIN_FILENO, b + got, sizeof(b) - got);
@@ -578,8 +591,7 @@ int vmsa_tracedat_reader_main(int argc, char **argv)
 			argv[0], VMSA_TRACEDAT_READER_ARG);
 		_exit(2);
 	}
-	memcpy(traits, b, sizeof(*traits));
-	memcpy(counts, b + sizeof(*traits), sizeof(*counts));
+	whole_from(b, traits, counts);
 	td->ch.fd = -1;
 	int err = vmsa_bin_decoder_init(&td->dec, counts, traits);
 	if (!err)
@@ -615,9 +627,8 @@ static pid_t spawn_reader(const char *reader, const char *path, int w,
 		return -1;
 	/* the traits and counts wait in the pipe (they fit: the write does not
 	 * wait, and no SIGPIPE when the program ends without reading them) */
-	char b[sizeof(*traits) + sizeof(*counts)];
-	memcpy(b, traits, sizeof(*traits));
-	memcpy(b + sizeof(*traits), counts, sizeof(*counts));
+	char b[WHOLE_SIZE];
+	whole_to(b, traits, counts);
 	bool ok = write(in[1], b, sizeof(b)) == (ssize_t)sizeof(b);
 	close(in[1]);
 	posix_spawn_file_actions_t fa;
@@ -917,10 +928,8 @@ static int open_(struct vmsa_tracedat **out, const char *path, const char *reade
 		struct msg m;
 		const char *body;
 		err = next_msg(&td->ch, &m, &body);
-		size_t whole = sizeof(*td->dec.traits) + sizeof(*td->dec.counts);
-		if (!err && m.kind == M_OPENED && m.len == pad8(whole)) {
-			memcpy(td->dec.traits, body, sizeof(*td->dec.traits));
-			memcpy(td->dec.counts, body + sizeof(*td->dec.traits), sizeof(*td->dec.counts));
+		if (!err && m.kind == M_OPENED && m.len == pad8(WHOLE_SIZE)) {
+			whole_from(body, td->dec.traits, td->dec.counts);
 		} else if (!err) {
 			err = child_error(&m, body);
 		}
