@@ -231,7 +231,7 @@ static int span_head(const struct vmsa_summary *sum, const struct cli_span *span
 		     FILE *out)
 {
 	struct vmsa_doc *d;
-	int err = vmsa_doc_from_summary(&d, sum);
+	int err = vmsa_doc_from_summary_ref(&d, sum);
 	if (err)
 		return err;
 	char first[40], last[40], w0[40], w1[40], idx[24];
@@ -313,7 +313,7 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 		/* interval reports with --openmetrics-file go to the file only */
 		FILE *mout = metrics && (final || !c->metrics_path) ? out : NULL;
 		struct vmsa_doc *doc;
-		err = vmsa_doc_from_summary(&doc, sum);
+		err = vmsa_doc_from_summary_ref(&doc, sum);
 		if (!err)
 			err = cli_write_metrics(c, doc, mout);
 		vmsa_doc_free(doc);

@@ -262,9 +262,9 @@ static int analyze_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 	if (status <= 0) { /* read to the end, or up to a signal */
 		struct vmsa_summary *sum = NULL;
 		int err = vmsa_stats_summary(st, &sum);
+		/* (check and compare read no task rows; merge makes them) */
 		if (!err)
-			err = vmsa_doc_from_summary(out, sum);
-		vmsa_summary_free(sum);
+			err = vmsa_doc_from_summary_take(out, sum);
 		if (err)
 			cli_error(NULL, err, 0);
 		status = cli_status(err, CLI_OUTPUT);

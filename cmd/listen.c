@@ -19,7 +19,7 @@ int cli_listen_publish_stats(const struct cli *c, const struct vmsa_stats *st)
 	struct vmsa_doc *doc = NULL;
 	int err = vmsa_stats_summary(st, &sum);
 	if (!err)
-		err = vmsa_doc_from_summary(&doc, sum);
+		err = vmsa_doc_from_summary_ref(&doc, sum);
 	if (!err)
 		err = cli_listen_publish(c->listener, doc, c->cgroups);
 	vmsa_doc_free(doc);

@@ -434,6 +434,12 @@ const char *vmsa_write_event_name(const struct vmsa_traits *t);
 /* The document's JSON tree, read in place (summary_doc.c); owned by the document. */
 struct json_object;
 const struct json_object *vmsa_doc_json(const struct vmsa_doc *d);
+/* fn on each task row of d ("processes", or "kswapd"), in the document's order,
+ * up to the first that returns non-zero (returned); a document of
+ * vmsa_doc_from_summary_ref() makes each row for the call alone.  (Its tree,
+ * vmsa_doc_json(), may lack the rows: read them here.) */
+int vmsa_doc_each_row(const struct vmsa_doc *d, bool kswapd,
+		      int (*fn)(struct json_object *row, void *arg), void *arg);
 /* ---- tasks' cgroups (cgroup.c) ---- */
 /* vmsa_cgroups_new() reading PROC_ROOT/PID/cgroup instead of /proc (tests). */
 int vmsa_cgroups_new_at(struct vmsa_cgroups **out, const char *proc_root, size_t max_tasks,
@@ -551,7 +557,12 @@ static inline uint64_t vmsa_reclaimed(const struct vmsa_counters *c)
 }
 
 struct json_object;
-struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum);
+/* The JSON document of sum (report/json.c), with its task rows or without */
+struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum, bool with_rows);
+/* A task row as the document's "processes" or "kswapd" array holds it */
+struct json_object *vmsa_row_to_json(const struct vmsa_summary *sum, const struct vmsa_task_row *r);
+/* Adds the "processes" and "kswapd" arrays to root, a document made without them */
+int vmsa_summary_rows_to_json(struct json_object *root, const struct vmsa_summary *sum);
 int vmsa_json_write(FILE *f, struct json_object *root, int pretty);
 
 /* The counters of r's context c: zeros when it has counted none there */

@@ -19,8 +19,17 @@
 
 typedef struct json_object jo;
 
+/*
+ * A document holds its whole tree, or (vmsa_doc_from_summary_ref()) all
+ * but its task rows, which are read from the summary it refers to: one row
+ * at a time by vmsa_doc_each_row(), or added to the tree (whole()) before
+ * anything reads the tree whole.  A hundred thousand rows as one tree took
+ * seconds and hundreds of megabytes, for reports that read none of them.
+ */
 struct vmsa_doc {
 	jo *root;
+	const struct vmsa_summary *sum; /* of the rows not in root; NULL: none */
+	struct vmsa_summary *owned;	/* sum, when freed with the document */
 };
 
 void vmsa_doc_free(struct vmsa_doc *d)
@@ -28,6 +37,7 @@ void vmsa_doc_free(struct vmsa_doc *d)
 	if (!d)
 		return;
 	json_object_put(d->root);
+	vmsa_summary_free(d->owned);
 	free(d);
 }
 
@@ -48,7 +58,60 @@ static int doc_wrap(struct vmsa_doc **out, jo *root)
 
 int vmsa_doc_from_summary(struct vmsa_doc **out, const struct vmsa_summary *sum)
 {
-	return doc_wrap(out, vmsa_summary_to_json(sum));
+	return doc_wrap(out, vmsa_summary_to_json(sum, true));
+}
+
+int vmsa_doc_from_summary_ref(struct vmsa_doc **out, const struct vmsa_summary *sum)
+{
+	int err = doc_wrap(out, vmsa_summary_to_json(sum, false));
+	if (!err)
+		(*out)->sum = sum;
+	return err;
+}
+
+int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum)
+{
+	int err = vmsa_doc_from_summary_ref(out, sum);
+	if (err)
+		vmsa_summary_free(sum);
+	else
+		(*out)->owned = sum;
+	return err;
+}
+
+/* The task rows of a document of vmsa_doc_from_summary_ref() in its tree */
+static int whole(const struct vmsa_doc *d)
+{
+	if (!d->sum || json_object_object_get_ex(d->root, "processes", NULL))
+		return 0;
+	return vmsa_summary_rows_to_json(d->root, d->sum);
+}
+
+int vmsa_doc_each_row(const struct vmsa_doc *d, bool kswapd, int (*fn)(jo *row, void *arg),
+		      void *arg)
+{
+	jo *rows;
+	if (json_object_object_get_ex(d->root, kswapd ? "kswapd" : "processes", &rows)) {
+		if (!json_object_is_type(rows, json_type_array))
+			return 0;
+		int err = 0;
+		for (size_t i = 0; !err && i < json_object_array_length(rows); i++)
+			err = fn(json_object_array_get_idx(rows, i), arg);
+		return err;
+	}
+	for (size_t i = 0; d->sum && i < d->sum->nrows; i++) {
+		const struct vmsa_task_row *r = d->sum->rows[i];
+		if (r->is_kswapd != kswapd)
+			continue;
+		jo *o = vmsa_row_to_json(d->sum, r);
+		if (!o)
+			return VMSA_E_NOMEM;
+		int err = fn(o, arg);
+		json_object_put(o);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path)
@@ -76,7 +139,8 @@ const struct json_object *vmsa_doc_json(const struct vmsa_doc *d)
 
 int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty)
 {
-	return vmsa_json_write(f, d->root, pretty);
+	int err = whole(d);
+	return err ? err : vmsa_json_write(f, d->root, pretty);
 }
 
 /* ---- merge ------------------------------------------------------------ */
@@ -330,7 +394,11 @@ static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 {
 	jo *d = dst->root, *s = src->root;
-	int err = merge_obj(d, s, &vmsa_summary_shape);
+	int err = whole(dst);
+	if (!err)
+		err = whole(src);
+	if (!err)
+		err = merge_obj(d, s, &vmsa_summary_shape);
 	if (err)
 		return err;
 	/* the VMSA_MERGE_DERIVED fields */
@@ -863,6 +931,9 @@ static bool has_note(jo *notes, const char *key)
 int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 {
 	*out = NULL;
+	int made = whole(d);
+	if (made)
+		return made;
 	jo *root = d->root, *procs = member(root, "processes"), *ksw = member(root, "kswapd");
 	jo *in = member(root, "input"), *lat = member(root, "latency");
 	if (!member(root, "totals") || !in || !json_object_is_type(procs, json_type_array) ||

@@ -909,6 +909,15 @@ struct vmsa_doc;
 /* The summary as a JSON document (what vmsa_report_json() prints); the
  * document does not refer to the summary afterwards.  VMSA_E_NOMEM. */
 int vmsa_doc_from_summary(struct vmsa_doc **out, const struct vmsa_summary *sum);
+/* The same document, reading its task rows from @sum when they are needed
+ * (vmsa_report_openmetrics_cgroups() makes one at a time; a write, a merge
+ * or vmsa_summary_from_doc() add them all first), so @sum must outlive it:
+ * for reports that read few rows or none, where a hundred thousand tasks
+ * made as one tree took seconds.  VMSA_E_NOMEM. */
+int vmsa_doc_from_summary_ref(struct vmsa_doc **out, const struct vmsa_summary *sum);
+/* As vmsa_doc_from_summary_ref(), the document taking @sum: it is freed with
+ * the document (and here, when the document cannot be made). */
+int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum);
 /* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
  * (not a vmscan-analyze summary of this schema version). */
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
@@ -1049,7 +1058,8 @@ enum vmsa_metrics_format {
  * seconds with fixed power-of-two bucket bounds.  A value that is null or
  * absent in @d (not known from the trace) is left out, never written as 0;
  * a family with no known value is left out whole.  Works on any document:
- * from vmsa_doc_from_summary(), a parsed summary file or a merge.  @d is
+ * from vmsa_doc_from_summary() (or _ref(), _take()), a parsed summary file
+ * or a merge.  @d is
  * only read.  Returns 0, VMSA_E_NOMEM, VMSA_E_CORRUPT (@d is not a
  * summary) or VMSA_E_IO (writing @f failed).  Safe to call from several
  * threads at once on different FILEs.

@@ -369,9 +369,26 @@ static jo *summary_json(const struct vmsa_summary *sum, bool with_rows)
 	return o;
 }
 
-struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum)
+struct json_object *vmsa_summary_to_json(const struct vmsa_summary *sum, bool with_rows)
 {
-	return summary_json(sum, true);
+	return summary_json(sum, with_rows);
+}
+
+struct json_object *vmsa_row_to_json(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+{
+	return r->is_kswapd ? kswapd_obj(sum, r) : process_obj(sum, r);
+}
+
+int vmsa_summary_rows_to_json(struct json_object *root, const struct vmsa_summary *sum)
+{
+	for (size_t i = 0; i < sizeof(row_lists) / sizeof(row_lists[0]); i++) {
+		jo *a = rows_arr(sum, row_lists[i].kswapd);
+		if (!a || json_object_object_add(root, row_lists[i].key, a)) {
+			json_object_put(a);
+			return VMSA_E_NOMEM;
+		}
+	}
+	return 0;
 }
 
 int vmsa_json_write(FILE *f, struct json_object *root, int pretty)

@@ -419,27 +419,35 @@ static int name_cmp(const void *x, const void *y)
 	return strcmp(p->name, q->name);
 }
 
+struct row_pass {
+	struct vmsa_cgroups *cg;
+	struct cg_agg *agg; /* [n] unknown */
+	size_t n;
+};
+
+/* A task row into its cgroup's aggregate (vmsa_doc_each_row()) */
+static int row_into(json_object *row, void *arg)
+{
+	struct row_pass *rp = arg;
+	json_object *pid, *comm;
+	long idx = -1;
+	if (json_object_object_get_ex(row, "pid", &pid) && json_object_is_type(pid, json_type_int) &&
+	    json_object_object_get_ex(row, "comm", &comm))
+		idx = vmsa_cgroups_index(rp->cg, (int32_t)json_object_get_int64(pid),
+					 json_object_get_string(comm));
+	return row_add(&rp->agg[idx < 0 ? rp->n : (size_t)idx], row);
+}
+
 /* The series of the cgroups (own, "other", "unknown") from the document's task rows. */
-static int cgroup_samples(struct writer *w, const struct vmsa_doc *d, json_object *root,
-			  struct vmsa_cgroups *cg)
+static int cgroup_samples(struct writer *w, const struct vmsa_doc *d, struct vmsa_cgroups *cg)
 {
 	size_t n = vmsa_cgroups_count(cg);
 	struct cg_agg *agg = calloc(n + 2, sizeof(*agg)); /* [n] unknown, [n + 1] other */
 	struct cand *cands = calloc(n + 2, sizeof(*cands));
 	int err = agg && cands ? 0 : VMSA_E_NOMEM;
-	json_object *rows;
-	if (!err && json_object_object_get_ex(root, "processes", &rows) &&
-	    json_object_is_type(rows, json_type_array))
-		for (size_t i = 0; !err && i < json_object_array_length(rows); i++) {
-			json_object *row = json_object_array_get_idx(rows, i), *pid, *comm;
-			long idx = -1;
-			if (json_object_object_get_ex(row, "pid", &pid) &&
-			    json_object_is_type(pid, json_type_int) &&
-			    json_object_object_get_ex(row, "comm", &comm))
-				idx = vmsa_cgroups_index(cg, (int32_t)json_object_get_int64(pid),
-							 json_object_get_string(comm));
-			err = row_add(&agg[idx < 0 ? n : (size_t)idx], row);
-		}
+	struct row_pass rp = {cg, agg, n};
+	if (!err)
+		err = vmsa_doc_each_row(d, false, row_into, &rp);
 	/* cgroups with reclaims get series of their own while there is room */
 	size_t nc = 0;
 	for (size_t i = 0; !err && i < n; i++)
@@ -538,7 +546,7 @@ int vmsa_report_openmetrics_cgroups(FILE *f, const struct vmsa_doc *d,
 		for (size_t i = 0; !err && i < sizeof(histograms) / sizeof(histograms[0]); i++)
 			err = histogram_samples(&w, latency, &histograms[i]);
 	if (!err && cg)
-		err = cgroup_samples(&w, d, root, cg);
+		err = cgroup_samples(&w, d, cg);
 	if (!err && fmt == VMSA_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	if (!err && (fflush(f) || ferror(f)))

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "internal.h"
 #include "metrics_helpers.h"
 
@@ -251,6 +253,133 @@ START_TEST(test_cgroup_metrics)
 }
 END_TEST
 
+/* A summary of tasks 101..106 (comms as doc_of()'s) stalling stalls[i] ms,
+ * kswapd0 waking once */
+static struct vmsa_summary *summary_of(const int stalls[6])
+{
+	static const char *const comms[] = {"db", "sh", "db", "gone", "v1", "bad"};
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	uint64_t ts = 1000000;
+	for (int i = 0; i < 6; i++)
+		for (int k = 0; k < stalls[i]; k++, ts += 10000000) {
+			struct vmsa_event ev;
+			memset(&ev, 0, sizeof(ev));
+			ev.pid = 101 + i;
+			ev.comm = comms[i];
+			ev.comm_len = strlen(comms[i]);
+			ev.order = 0;
+			ev.nid = ev.file = ev.sync = -1;
+			ev.ctx = i == 3 ? VMSA_CTX_MEMCG : VMSA_CTX_DIRECT;
+			ev.type = VMSA_EV_RECLAIM_BEGIN;
+			ev.ts_ns = ts;
+			ck_assert_int_eq(vmsa_stats_add(st, &ev), 0);
+			ev.type = VMSA_EV_RECLAIM_END;
+			ev.ts_ns = ts + 1000000u * (unsigned)(k + 1);
+			ev.nr_reclaimed = 32;
+			ck_assert_int_eq(vmsa_stats_add(st, &ev), 0);
+		}
+	struct vmsa_event w;
+	memset(&w, 0, sizeof(w));
+	w.type = VMSA_EV_KSWAPD_WAKE;
+	w.pid = 45;
+	w.comm = "kswapd0";
+	w.comm_len = 7;
+	w.nid = 0;
+	w.file = w.sync = -1;
+	w.ts_ns = ts;
+	ck_assert_int_eq(vmsa_stats_add(st, &w), 0);
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_stats_free(st);
+	return sum;
+}
+
+static char *written(const struct vmsa_doc *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(vmsa_doc_write(f, d, 0), 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * A document that reads its rows from the summary (vmsa_doc_from_summary_ref())
+ * gives what the whole document gives: the metrics per cgroup (its rows, made
+ * one at a time), the numbers, the document written, merged, and a summary
+ * read back.
+ */
+START_TEST(test_doc_ref_same_as_whole)
+{
+	make_proc();
+	const int stalls[6] = {2, 4, 3, 1, 0, 1};
+	struct vmsa_summary *sum = summary_of(stalls);
+	struct vmsa_doc *whole, *ref;
+	ck_assert_int_eq(vmsa_doc_from_summary(&whole, sum), 0);
+	ck_assert_int_eq(vmsa_doc_from_summary_ref(&ref, sum), 0);
+	static const char *const comms[] = {"db", "sh", "db", "gone", "v1", "bad"};
+	for (int pass = 0; pass < 2; pass++) {
+		enum vmsa_metrics_format fmt = pass ? VMSA_METRICS_OPENMETRICS : VMSA_METRICS_PROMETHEUS;
+		struct vmsa_cgroups *a, *b;
+		ck_assert_int_eq(vmsa_cgroups_new_at(&a, proc, 0, 2), 0);
+		ck_assert_int_eq(vmsa_cgroups_new_at(&b, proc, 0, 2), 0);
+		for (int i = 0; i < 6; i++) {
+			note(a, 101 + i, comms[i]);
+			note(b, 101 + i, comms[i]);
+		}
+		char *tw = render(whole, fmt, a), *tr = render(ref, fmt, b);
+		/* (rows were read: db.service's 2 + 3 direct reclaims) */
+		HAS(tr, "vmscan_cgroup_reclaims_total{cgroup=\"/system.slice/db.service\","
+			"context=\"direct\"} 5");
+		ck_assert_str_eq(tr, tw);
+		free(tw);
+		free(tr);
+		vmsa_cgroups_free(a);
+		vmsa_cgroups_free(b);
+	}
+	double v, w;
+	ck_assert_int_eq(vmsa_doc_number(ref, "totals.direct.reclaims", &v), 0);
+	ck_assert_int_eq(vmsa_doc_number(whole, "totals.direct.reclaims", &w), 0);
+	ck_assert(v == 10 && w == 10); /* (gone-104 reclaims in its memcg) */
+	/* the rows are not in its tree until something reads it whole */
+	ck_assert(!json_object_object_get_ex((struct json_object *)vmsa_doc_json(ref), "processes",
+					     NULL));
+	struct vmsa_summary *back;
+	ck_assert_int_eq(vmsa_summary_from_doc(&back, ref), 0);
+	ck_assert_ptr_nonnull(vmsa_summary_find_task(back, "sh", 102));
+	vmsa_summary_free(back);
+	char *jw = written(whole), *jr = written(ref);
+	ck_assert_str_eq(jr, jw);
+	free(jr);
+	/* a document that took its summary (freed with it: ASan's leak check) */
+	struct vmsa_doc *took;
+	ck_assert_int_eq(vmsa_doc_from_summary_take(&took, summary_of(stalls)), 0);
+	jr = written(took);
+	ck_assert_str_eq(jr, jw);
+	free(jr);
+	vmsa_doc_free(took);
+	/* merged into a whole one and into a ref one: the same */
+	struct vmsa_doc *ref2;
+	ck_assert_int_eq(vmsa_doc_from_summary_ref(&ref2, sum), 0);
+	ck_assert_int_eq(vmsa_doc_merge(whole, ref2), 0);
+	ck_assert_int_eq(vmsa_doc_merge(ref2, ref), 0);
+	char *mw = written(whole), *mr = written(ref2);
+	ck_assert_str_eq(mr, mw);
+	ck_assert_str_ne(mw, jw);
+	free(mw);
+	free(mr);
+	free(jw);
+	vmsa_doc_free(ref2);
+	vmsa_doc_free(ref);
+	vmsa_doc_free(whole);
+	vmsa_summary_free(sum);
+	remove_proc();
+}
+END_TEST
+
 Suite *cgroup_suite(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -258,6 +387,7 @@ Suite *cgroup_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cgroups_read_once);
 	tcase_add_test(tc, test_cgroup_metrics);
+	tcase_add_test(tc, test_doc_ref_same_as_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -96,7 +96,7 @@ static void walk_members(const struct vmsa_shape *s, jo *o, const char *path, si
 START_TEST(test_table_matches_real_json)
 {
 	struct run r = analyze(NULL, FIXTURES_DIR "/6.1/dirty-swap/upstream/trace.dat", NULL);
-	jo *root = vmsa_summary_to_json(r.sum);
+	jo *root = vmsa_summary_to_json(r.sum, true);
 	size_t n = 0;
 	walk_members(&vmsa_summary_shape, root, "", &n);
 	ck_assert_uint_gt(n, 500); /* rows included */
