@@ -246,6 +246,56 @@ START_TEST(test_rows_sorted_signed_pids)
 }
 END_TEST
 
+/* Rows of the same task (comm and pid; pid null under --ignore-pid; the
+ * "(other tasks)" rows with each other only) merge, the others are added. */
+START_TEST(test_merge_rows_match)
+{
+#define R(comm, pid, extra, n) "{\"comm\":\"" comm "\",\"pid\":" pid extra \
+			       ",\"direct\":{\"reclaims\":" n "}}"
+#define OTHER ",\"other_tasks\":true"
+	static const char da[] =
+		HEAD "\"input\":{},\"totals\":{},\"processes\":[" R("a", "1", "", "1") ","
+		R("a", "2", "", "1") "," R("(other tasks)", "null", OTHER, "1") ","
+		R("n", "null", "", "1") "," R("a", "2", "", "1000") "],\"kswapd\":[]}";
+	static const char db[] =
+		HEAD "\"input\":{},\"totals\":{},\"processes\":[" R("a", "2", "", "10") ","
+		R("(other tasks)", "null", OTHER, "10") "," R("(other tasks)", "null", "", "100") ","
+		R("n", "null", "", "10") "," R("a", "3", "", "10") "," R("n", "7", "", "10") ","
+		R("a", "3", "", "5") "],\"kswapd\":[]}";
+#undef R
+#undef OTHER
+	struct vmsa_doc *a = doc_of(da), *b = doc_of(db);
+	ck_assert_int_eq(vmsa_doc_merge(a, b), 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	ck_assert_int_eq(vmsa_doc_write(f, a, 0), 0);
+	fclose(f);
+	/* (a's repeated a-2 stays as it was: the first of a's takes b's) */
+	static const char *const want[] = {
+		"{\"comm\":\"(other tasks)\",\"pid\":null,\"direct\":{\"reclaims\":100}}",
+		"{\"comm\":\"(other tasks)\",\"pid\":null,\"other_tasks\":true,"
+		"\"direct\":{\"reclaims\":11}}",
+		"{\"comm\":\"a\",\"pid\":1,\"direct\":{\"reclaims\":1}}",
+		"{\"comm\":\"a\",\"pid\":2,\"direct\":{\"reclaims\":11}}",
+		"{\"comm\":\"a\",\"pid\":2,\"direct\":{\"reclaims\":1000}}",
+		"{\"comm\":\"a\",\"pid\":3,\"direct\":{\"reclaims\":15}}",
+		"{\"comm\":\"n\",\"pid\":null,\"direct\":{\"reclaims\":11}}",
+		"{\"comm\":\"n\",\"pid\":7,\"direct\":{\"reclaims\":10}}",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_msg(strstr(out, want[i]) != NULL, "no %s in %s", want[i], out);
+	const char *p = out;
+	size_t rows = 0;
+	while ((p = strstr(p, "\"comm\":")))
+		rows++, p++;
+	ck_assert_uint_eq(rows, sizeof(want) / sizeof(want[0]));
+	free(out);
+	vmsa_doc_free(a);
+	vmsa_doc_free(b);
+}
+END_TEST
+
 START_TEST(test_merge_rules)
 {
 	struct vmsa_doc *a = doc_of(doc_a), *b = doc_of(doc_b);
@@ -459,6 +509,7 @@ Suite *fields_suite(void)
 	tcase_add_test(tc, test_table_matches_real_json);
 	tcase_add_test(tc, test_compare_rows_name_fields);
 	tcase_add_test(tc, test_merge_rules);
+	tcase_add_test(tc, test_merge_rows_match);
 	tcase_add_test(tc, test_hist_sub_bits_bound);
 	tcase_add_test(tc, test_rows_sorted_signed_pids);
 	tcase_add_test(tc, test_compare_names_missing_field);
