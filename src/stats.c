@@ -217,6 +217,7 @@ struct vmsa_stats {
 	uint64_t by_type[VMSA_EV__COUNT];
 	struct vmsa_writeback wb;
 	uint64_t lost;
+	uint64_t lost_unsaid; /* LOST events that said no number */
 	uint64_t negative_latencies, comm_changes;
 	uint64_t ends_without_reclaimed; /* end events that did not say nr_reclaimed */
 	uint64_t isolations_counted, isolations_not_counted;
@@ -1570,6 +1571,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 	st->by_type[ev->type]++;
 	if (ev->type == VMSA_EV_LOST) {
 		st->lost += ev->lost;
+		st->lost_unsaid += !ev->lost;
 		return 0;
 	}
 	if (!st->have_ts || ev->ts_ns < st->first_ts)
@@ -1881,6 +1883,7 @@ static void compute_totals(struct vmsa_summary *sum)
 		sync_evidence += tr->writes_with_sync_field + tr->writes_flag_sync;
 		modern += tr->write_folio_events + tr->lines_with_lru_name;
 		t->events_lost += sum->sources[i].counts.events_lost;
+		t->lost_markers_without_count += sum->sources[i].counts.lost_markers_without_count;
 	}
 	/* reclaim writes have been async only since lumpy reclaim went (3.x) */
 	t->sync_applicable = sync_evidence > 0 || modern == 0;
@@ -1985,8 +1988,10 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 	 * other in memory, not in name order, which is all over it) */
 	compute_totals(sum);
 	sum->totals.tasks_folded = sum->tasks_folded;
-	if (!sum->nsources)
+	if (!sum->nsources) {
 		sum->totals.events_lost = st->lost;
+		sum->totals.lost_markers_without_count = st->lost_unsaid;
+	}
 	if (!(sum->rows_made = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*sum->rows_made))))
 		goto nomem;
 	memcpy(sum->rows_made, sum->rows, sum->nrows * sizeof(*sum->rows));
@@ -2118,7 +2123,7 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 	memset(&st->timeline, 0, sizeof(st->timeline));
 	st->first_ts = st->last_ts; /* last_ts stays: what is open is timed up to it */
 	st->have_ts = false;
-	st->events = st->lost = 0;
+	st->events = st->lost = st->lost_unsaid = 0;
 	memset(st->by_type, 0, sizeof(st->by_type));
 	/* (an interval without a pass wrote nothing, when the trace has them) */
 	st->wb = (struct vmsa_writeback){.seen = st->wb.seen};

@@ -448,8 +448,19 @@ int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 		return err;
 	/* the VMSA_MERGE_DERIVED fields */
 	jo *in, *tot, *p, *k;
-	if (json_object_object_get_ex(d, "input", &in))
+	if (json_object_object_get_ex(d, "input", &in)) {
 		set_u(in, "duration_ns", u(in, "last_timestamp_ns") - u(in, "first_timestamp_ns"));
+		/* events lost: unknown (null) when any source's markers said no number */
+		jo *srcs;
+		uint64_t unsaid = 0;
+		if (json_object_object_get_ex(in, "sources", &srcs) &&
+		    json_object_is_type(srcs, json_type_array))
+			for (size_t i = 0; i < json_object_array_length(srcs); i++)
+				unsaid += u(json_object_array_get_idx(srcs, i),
+					    "lost_markers_without_count");
+		if (unsaid)
+			json_object_object_add(in, "events_lost", NULL);
+	}
 	if (json_object_object_get_ex(d, "totals", &tot) &&
 	    json_object_object_get_ex(d, "processes", &p) &&
 	    json_object_object_get_ex(d, "kswapd", &k))
@@ -1008,6 +1019,12 @@ int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 		sum->ends_without_reclaimed = 1;
 	sum->totals.tasks = sum->nrows;
 	sum->totals.events_lost = count_of(in, "events_lost");
+	for (size_t i = 0; i < sum->nsources; i++)
+		sum->totals.lost_markers_without_count +=
+			sum->sources[i].counts.lost_markers_without_count;
+	if (sum->totals.lost_markers_without_count) /* (null: what the markers said) */
+		for (size_t i = 0; i < sum->nsources; i++)
+			sum->totals.events_lost += sum->sources[i].counts.events_lost;
 	sum->tasks_folded = sum->totals.tasks_folded;
 	sum->reclaims_missing = has_note(member(root, "notes"), "reclaims_missing");
 	sum->events = count_of(in, "events_analyzed");

@@ -210,7 +210,12 @@ static uint64_t late(const struct vmsa_summary *sum)
 
 static uint64_t events_lost(const struct vmsa_summary *sum)
 {
-	return sum->totals.events_lost;
+	return sum->totals.lost_markers_without_count ? 0 : sum->totals.events_lost;
+}
+
+static uint64_t lost_unsaid(const struct vmsa_summary *sum)
+{
+	return sum->totals.lost_markers_without_count;
 }
 
 #define NOTE(k, text) .key = k, .json = k ": " text
@@ -255,6 +260,13 @@ const struct vmsa_note vmsa_notes[] = {
 	{NOTE("events_lost", "the tracer dropped events; counts are lower bounds"),
 	 .report = {"the tracer dropped ", " events; every count above is a lower bound."},
 	 .count = events_lost},
+	{NOTE("events_lost_unknown",
+	      "lost-event markers say no number (sources[].lost_markers_without_count): how many "
+	      "events the tracer dropped is unknown (input.events_lost is null); counts are lower "
+	      "bounds"),
+	 .report = {"", " lost-event markers say no number: the tracer dropped events, how many is "
+			"unknown; every count above is a lower bound."},
+	 .count = lost_unsaid},
 };
 const size_t vmsa_nnotes = N(vmsa_notes);
 

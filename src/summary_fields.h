@@ -410,7 +410,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("lines_ignored", VF_SUM(COUNT), "over all sources", u64(cnt.lines_ignored))     \
 	X("lines_rejected", VF_SUM(COUNT), "over all sources", u64(cnt.lines_rejected))   \
 	X("lines_lost_markers", VF_SUM(COUNT), "over all sources", u64(cnt.lines_lost_markers)) \
-	X("events_lost", VF_SUM(COUNT), "events the tracer dropped", u64(t->events_lost)) \
+	X("events_lost", VF_SUM_NULL(COUNT),                                              \
+	  "events the tracer dropped; null when a lost-event marker says no number "      \
+	  "(`sources[].lost_markers_without_count`)",                                     \
+	  t->lost_markers_without_count ? NULL : u64(t->events_lost))                     \
 	X("events_analyzed", VF_SUM(COUNT), "vmscan events aggregated", u64(sum->events)) \
 	X("first_timestamp_ns", VF_RULE_NULL(NS, MIN), "the first event's",               \
 	  sum->have_ts ? u64(sum->first_ts_ns) : NULL)                                    \

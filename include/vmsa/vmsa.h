@@ -886,11 +886,15 @@ struct vmsa_totals {
 	uint64_t writeback_passes[VMSA_WB__COUNT];
 	uint64_t writeback_pages[VMSA_WB__COUNT];	/* pages the passes wrote */
 	uint64_t writeback_unpaired;	/* a _written without its _start, or the reverse */
-	uint64_t events_lost;
+	uint64_t events_lost;		/* what the lost-event markers say */
 	uint64_t tasks;
 	uint64_t tasks_folded;		/* beyond max_tasks */
 	int sync_applicable;		/* 0: modern trace, sync counts are n/a */
 	int scans_missing;		/* begin/end seen, no lru_isolate */
+	/* lost-event markers that said no number (trace-cmd's "[EVENTS
+	 * DROPPED]", a LOST event of lost 0): how many events were lost is not
+	 * known, events_lost is only the part the others said */
+	uint64_t lost_markers_without_count;
 };
 
 /* Fills *out with the summary's totals. */

@@ -797,7 +797,8 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 			 lrus[i].count, lrus[i].pages);
 		line(f, name, v);
 	}
-	line_u(f, "Events lost by the tracer:", t->events_lost);
+	/* (a marker that said no number: how many is not known; the note says more) */
+	line_k(f, "Events lost by the tracer:", t->events_lost, !t->lost_markers_without_count);
 	line_u(f, "Reclaims in progress at end:", t->ctx[VMSA_CTX_DIRECT].in_progress +
 						      t->ctx[VMSA_CTX_MEMCG].in_progress +
 						      t->ctx[VMSA_CTX_SOFTLIMIT].in_progress +

@@ -58,6 +58,12 @@ import sys
 results = []
 
 
+
+def said_lost(doc):
+    """Events lost as a summary's lost-event markers said them (input.events_lost
+    is null when a marker said no number)."""
+    return sum(s["events_lost"] for s in doc["input"]["sources"])
+
 def check(name, ok, detail=""):
     results.append(ok)
     print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)))
@@ -332,8 +338,15 @@ def lossy_dat(tool, label, dat, b, meta):
         label, markers, ours + other), rep.returncode == 0 and markers > 0 and other > 0)
     check("%s trace.dat: the lost-event markers and events lost, as trace-cmd report "
           "(%d markers, %d lost, %d without a number)" % (label, markers, lost, markers - counted),
-          i["lines_lost_markers"] == markers and i["events_lost"] == lost,
+          i["lines_lost_markers"] == markers and said_lost(b) == lost and
+          i["sources"][0]["lost_markers_without_count"] == markers - counted,
           {k: i[k] for k in ("lines_lost_markers", "events_lost")})
+    # a marker that says no number: how many were lost is unknown, never a count
+    check("%s trace.dat: events lost null (%d markers say no number), the note says so" % (
+        label, markers - counted),
+          (i["events_lost"] is None) == (markers > counted) and
+          any(n.startswith("events_lost_unknown:") for n in b["notes"]) == (markers > counted),
+          (i["events_lost"], b["notes"]))
     check("%s trace.dat: records not vmscan ignored, vmscan ones analyzed, as trace-cmd "
           "report (%d, %d)" % (label, other, ours),
           i["lines_ignored"] == other and i["lines_analyzed"] == ours and
@@ -478,7 +491,7 @@ def main():
             # a vCPU's records more than 1 s of trace time behind, seen under
             # TCG on a loaded host) may cut the periods they belong to, as a
             # lost record does: the two are held to each other within both
-            lost = lv["input"]["events_lost"] + j["input"]["events_lost"] + \
+            lost = said_lost(lv) + said_lost(j) + \
                 lv["input"]["lines_lost_markers"] + late_records(lv)
             keys = [("direct", "reclaims"), ("direct", "pages_scanned"),
                     ("direct", "pages_reclaimed"), ("kswapd", "pages_scanned"),

@@ -524,7 +524,7 @@ def check_capture(tool, src, work, d, vmstat):
         cg = fixtures_vmstat.delta(d, "memory.stat.before", "memory.stat.after")
         # records lost, and those read later than live's hold-back (they may
         # cut their periods: fixtures_vmstat.late_records())
-        lost = lv["input"]["events_lost"] + lv["input"]["lines_lost_markers"] + \
+        lost = fixtures_vmstat.said_lost(lv) + lv["input"]["lines_lost_markers"] + \
             fixtures_vmstat.late_records(lv)
         for name, ours, kernel in fixtures_vmstat.rows(totals_of(vals), vm, cg):
             check("live's metrics file: %s (%s vs %d, %d lost or late)" % (name, ours, kernel,

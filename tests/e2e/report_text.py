@@ -108,6 +108,50 @@ def main():
     check("(other tasks) row has no pid", bool(rows) and all(not l.startswith("(other tasks)-")
                                                        for l in rows), rows)
 
+    # 4. a lost-event marker that says no number: how many were lost is unknown
+    dropped = os.path.join(work, "dropped.txt")
+    with open(dropped, "w") as f:
+        f.write(line("dd", 100, 0, 2.0, "mm_vmscan_direct_reclaim_begin",
+                     "order=0 gfp_flags=GFP_KERNEL"))
+        f.write("CPU:1 [LOST 7 EVENTS]\n")
+        f.write("CPU:0 [EVENTS DROPPED]\n")
+        f.write(line("dd", 100, 0, 2.5, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=1"))
+    rc, js = run(tool, dropped, "-f", "json")
+    d = json.loads(js)
+    src = d["input"]["sources"][0]
+    check("a marker without a number: input.events_lost null, the markers' own counts kept",
+          rc == 0 and d["input"]["events_lost"] is None and src["events_lost"] == 7 and
+          src["lost_markers_without_count"] == 1 and d["input"]["lines_lost_markers"] == 2,
+          d["input"])
+    check("... its note, not the counted one's",
+          [n.split(":")[0] for n in d["notes"] if n.startswith("events_lost")] ==
+          ["events_lost_unknown"], d["notes"])
+    rc, out = run(tool, dropped)
+    check("... the classic report says unknown, and why",
+          "Events lost by the tracer:\t\tunknown" in out and
+          "Note: 1 lost-event markers say no number: the tracer dropped events, how many is "
+          "unknown; every count above is a lower bound." in out, out[-600:])
+    # read back, merged with a summary that lost nothing: still unknown
+    jd = os.path.join(work, "dropped.json")
+    with open(jd, "w") as f:
+        f.write(js)
+    rc, out = run(tool, jd)
+    check("... the classic report of its JSON summary says unknown",
+          "Events lost by the tracer:\t\tunknown" in out, out[-600:])
+    rc, js2 = run(tool, noted, "-f", "json")
+    jn = os.path.join(work, "noted.json")
+    with open(jn, "w") as f:
+        f.write(js2)
+    m = subprocess.run([tool, "merge", jn, jd], capture_output=True, text=True)
+    mi = json.loads(m.stdout)["input"] if m.returncode == 0 else {}
+    check("... merged with a summary whose markers said 7: null, the sources' 7 and 7 kept",
+          mi.get("events_lost", 0) is None and
+          [x["events_lost"] for x in mi["sources"]] == [7, 7], m.stderr or mi)
+    # a gate on it fails closed
+    p = subprocess.run([tool, "check", "-t", "input.events_lost == 0", jd],
+                       capture_output=True, text=True)
+    check("... check 'input.events_lost == 0' fails on it", p.returncode != 0, p.stdout)
+
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1

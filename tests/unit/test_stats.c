@@ -337,6 +337,37 @@ START_TEST(test_stats_reject_invalid_events)
 END_TEST
 
 
+/* LOST events fed to the statistics directly: one of 5, one that says no
+ * number (lost 0): the totals keep both, and the number is unknown */
+START_TEST(test_lost_without_a_number)
+{
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	struct vmsa_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = VMSA_EV_LOST;
+	ev.comm = "";
+	ev.order = ev.nid = ev.file = ev.sync = -1;
+	ev.lost = 5;
+	ck_assert_int_eq(vmsa_stats_add(st, &ev), 0);
+	struct vmsa_summary *sum;
+	struct vmsa_totals t;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_summary_totals(sum, &t);
+	ck_assert_uint_eq(t.events_lost, 5);
+	ck_assert_uint_eq(t.lost_markers_without_count, 0);
+	vmsa_summary_free(sum);
+	ev.lost = 0;
+	ck_assert_int_eq(vmsa_stats_add(st, &ev), 0);
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_summary_totals(sum, &t);
+	ck_assert_uint_eq(t.events_lost, 5);
+	ck_assert_uint_eq(t.lost_markers_without_count, 1);
+	vmsa_summary_free(sum);
+	vmsa_stats_free(st);
+}
+END_TEST
+
 /* An event of task comm-pid at ts (ns); what it carries is set by the caller. */
 static struct vmsa_event ev_of(enum vmsa_event_type type, const char *comm, int32_t pid,
 			       uint64_t ts)
@@ -809,6 +840,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_tasks_rest_and_come_back_to_their_rows);
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
+	tcase_add_test(tc, test_lost_without_a_number);
 	suite_add_tcase(s, tc);
 	return s;
 }
