@@ -11,6 +11,7 @@
  * shrink_inactive_list() counts pgscan_* in mm/vmscan.c.
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,18 +226,58 @@ struct vmsa_stats {
 
 /* ---- interned names ---------------------------------------------- */
 
-int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32_t *id)
+struct vmsa_comm_chunk {
+	struct vmsa_comm_chunk *next;
+	size_t used, cap;
+	_Alignas(max_align_t) char b[];
+};
+#define COMM_CHUNK ((size_t)64 << 10)
+
+static uint32_t comm_hash(const char *s, size_t n)
 {
-	struct vmsa_comm *e = c->last < c->n ? c->by_id[c->last] : NULL;
-	if (e && e->len == len && memcmp(e->name, name, len) == 0) {
-		*id = e->id;
-		return 0;
+	uint64_t h = 0xCBF29CE484222325ull ^ n;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001B3ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* An entry and its name of len bytes (and a NUL), in the newest chunk */
+static struct vmsa_comm *comm_alloc(struct vmsa_comms *c, size_t len)
+{
+	size_t need = (sizeof(struct vmsa_comm) + len + 1 + _Alignof(max_align_t) - 1) /
+		      _Alignof(max_align_t) * _Alignof(max_align_t);
+	struct vmsa_comm_chunk *k = c->chunks;
+	if (!k || k->cap - k->used < need) {
+		size_t cap = need > COMM_CHUNK ? need : COMM_CHUNK;
+		if (!(k = malloc(sizeof(*k) + cap)))
+			return NULL;
+		k->next = c->chunks;
+		k->used = 0;
+		k->cap = cap;
+		c->chunks = k;
 	}
-	HASH_FIND(hh, c->by_name, name, len, e);
-	if (e) {
-		*id = c->last = e->id;
-		return 0;
+	struct vmsa_comm *e = (struct vmsa_comm *)(void *)(k->b + k->used);
+	k->used += need;
+	e->name = (char *)(e + 1);
+	return e;
+}
+
+/* The slot of name (hash h): its id + 1, or the empty slot it would take */
+static uint32_t *comm_slot(const struct vmsa_comms *c, const char *name, size_t len, uint32_t h)
+{
+	for (uint32_t i = h & c->mask;; i = (i + 1) & c->mask) {
+		uint32_t *sl = &c->slot[i];
+		if (!*sl)
+			return sl;
+		const struct vmsa_comm *e = c->by_id[*sl - 1];
+		if (e->hash == h && e->len == len && memcmp(e->name, name, len) == 0)
+			return sl;
 	}
+}
+
+/* Room for one more id: by_id and the slots (rehashed) grown */
+static int comm_room(struct vmsa_comms *c)
+{
 	if (c->n == c->cap) {
 		uint32_t cap = c->cap ? c->cap * 2 : 64;
 		struct vmsa_comm **n = realloc(c->by_id, cap * sizeof(*n));
@@ -245,43 +286,93 @@ int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32
 		c->by_id = n;
 		c->cap = cap;
 	}
-	e = calloc(1, sizeof(*e));
-	if (!e)
+	if (c->slot && (c->n + 1) * 2 <= c->mask + 1)
+		return 0;
+	uint32_t slots = c->slot ? (c->mask + 1) * 2 : 128;
+	uint32_t *s = calloc(slots, sizeof(*s));
+	if (!s)
 		return VMSA_E_NOMEM;
-	e->name = malloc(len + 1);
-	if (!e->name) {
-		free(e);
-		return VMSA_E_NOMEM;
+	free(c->slot);
+	c->slot = s;
+	c->mask = slots - 1;
+	for (uint32_t i = 0; i < c->n; i++)
+		*comm_slot(c, c->by_id[i]->name, c->by_id[i]->len, c->by_id[i]->hash) = i + 1;
+	return 0;
+}
+
+int vmsa_comms_intern(struct vmsa_comms *c, const char *name, size_t len, uint32_t *id)
+{
+	struct vmsa_comm *e = c->last < c->n ? c->by_id[c->last] : NULL;
+	if (e && e->len == len && memcmp(e->name, name, len) == 0) {
+		*id = e->id;
+		return 0;
 	}
+	uint32_t h = comm_hash(name, len);
+	uint32_t *sl = c->slot ? comm_slot(c, name, len, h) : NULL;
+	if (sl && *sl) {
+		*id = c->last = *sl - 1;
+		return 0;
+	}
+	if (comm_room(c) || !(e = comm_alloc(c, len)))
+		return VMSA_E_NOMEM;
 	memcpy(e->name, name, len);
 	e->name[len] = '\0';
 	e->len = len;
+	e->hash = h;
 	e->id = c->n;
 	c->by_id[c->n++] = e;
-	HASH_ADD_KEYPTR(hh, c->by_name, e->name, e->len, e);
+	*comm_slot(c, name, len, h) = e->id + 1;
 	*id = c->last = e->id;
 	return 0;
 }
 
 void vmsa_comms_release(struct vmsa_comms *c)
 {
-	HASH_CLEAR(hh, c->by_name);
-	for (uint32_t i = 0; i < c->n; i++) {
-		free(c->by_id[i]->name);
-		free(c->by_id[i]);
+	for (struct vmsa_comm_chunk *k = c->chunks, *next; k; k = next) {
+		next = k->next;
+		free(k);
 	}
+	free(c->slot);
 	free(c->by_id);
 	memset(c, 0, sizeof(*c));
 }
 
 int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src)
 {
+	/* the same ids: the slots copied whole, the names into one chunk */
 	memset(dst, 0, sizeof(*dst));
-	for (uint32_t i = 0; i < src->n; i++) {
-		uint32_t id;
-		if (vmsa_comms_intern(dst, src->by_id[i]->name, src->by_id[i]->len, &id))
-			return VMSA_E_NOMEM;
+	if (!src->n)
+		return 0;
+	size_t bytes = 0;
+	for (uint32_t i = 0; i < src->n; i++)
+		bytes += (sizeof(struct vmsa_comm) + src->by_id[i]->len + 1 +
+			  _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+	struct vmsa_comm_chunk *k = malloc(sizeof(*k) + bytes);
+	dst->by_id = malloc(src->n * sizeof(*dst->by_id));
+	dst->slot = malloc(((size_t)src->mask + 1) * sizeof(*dst->slot));
+	if (!k || !dst->by_id || !dst->slot) {
+		free(k);
+		vmsa_comms_release(dst);
+		return VMSA_E_NOMEM;
 	}
+	k->next = NULL;
+	k->used = 0;
+	k->cap = bytes;
+	dst->chunks = k;
+	dst->cap = src->n;
+	dst->mask = src->mask;
+	memcpy(dst->slot, src->slot, ((size_t)src->mask + 1) * sizeof(*dst->slot));
+	for (uint32_t i = 0; i < src->n; i++) {
+		const struct vmsa_comm *s = src->by_id[i];
+		struct vmsa_comm *e = comm_alloc(dst, s->len); /* (fits: counted above) */
+		memcpy(e->name, s->name, s->len + 1);
+		e->len = s->len;
+		e->hash = s->hash;
+		e->id = s->id;
+		dst->by_id[i] = e;
+	}
+	dst->n = src->n;
+	dst->last = src->last;
 	return 0;
 }
 

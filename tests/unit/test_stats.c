@@ -368,6 +368,51 @@ START_TEST(test_lost_without_a_number)
 }
 END_TEST
 
+/* Interned names: ids in order, the same id for the same bytes (NULs and
+ * all), tables that grow many times, and a copy that is the same and apart */
+START_TEST(test_comms_intern_and_copy)
+{
+	struct vmsa_comms c = {0};
+	enum { N = 70000 };
+	char name[32];
+	uint32_t id;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = 0; i < N; i++) {
+			int n = snprintf(name, sizeof(name), "t%u", i * 7919u % 1000003u);
+			n += (int)(i & 1); /* (some with their NUL: other bytes, other names) */
+			ck_assert_int_eq(vmsa_comms_intern(&c, name, (size_t)n, &id), 0);
+			ck_assert_uint_eq(id, i);
+		}
+	ck_assert_uint_eq(c.n, N);
+	ck_assert_int_eq(vmsa_comms_intern(&c, "t0", 2, &id), 0);
+	ck_assert_uint_eq(id, 0);
+	ck_assert_int_eq(vmsa_comms_intern(&c, "t7919", 6, &id), 0); /* (i = 1, NUL and all) */
+	ck_assert_uint_eq(id, 1);
+	ck_assert_int_eq(vmsa_comms_intern(&c, "t7919", 5, &id), 0); /* (without it: another) */
+	ck_assert_uint_eq(id, N);
+	ck_assert_uint_eq(c.n, N + 1);
+	struct vmsa_comms d;
+	ck_assert_int_eq(vmsa_comms_copy(&d, &c), 0);
+	ck_assert_uint_eq(d.n, c.n);
+	for (uint32_t i = 0; i < c.n; i++) {
+		ck_assert_uint_eq(d.by_id[i]->len, c.by_id[i]->len);
+		ck_assert(memcmp(d.by_id[i]->name, c.by_id[i]->name, c.by_id[i]->len + 1) == 0);
+		ck_assert_ptr_ne(d.by_id[i]->name, c.by_id[i]->name);
+		uint32_t j;
+		ck_assert_int_eq(vmsa_comms_intern(&d, c.by_id[i]->name, c.by_id[i]->len, &j), 0);
+		ck_assert_uint_eq(j, i);
+	}
+	/* a new name in the copy only */
+	ck_assert_int_eq(vmsa_comms_intern(&d, "only-in-copy", 12, &id), 0);
+	ck_assert_uint_eq(id, c.n);
+	ck_assert_uint_eq(d.n, c.n + 1);
+	vmsa_comms_release(&c);
+	ck_assert_int_eq(vmsa_comms_intern(&d, "t0", 2, &id), 0);
+	ck_assert_str_eq(d.by_id[id]->name, "t0");
+	vmsa_comms_release(&d);
+}
+END_TEST
+
 /* An event of task comm-pid at ts (ns); what it carries is set by the caller. */
 static struct vmsa_event ev_of(enum vmsa_event_type type, const char *comm, int32_t pid,
 			       uint64_t ts)
@@ -841,6 +886,7 @@ Suite *stats_suite(void)
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	tcase_add_test(tc, test_lost_without_a_number);
+	tcase_add_test(tc, test_comms_intern_and_copy);
 	suite_add_tcase(s, tc);
 	return s;
 }
