@@ -917,6 +917,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	jo *tr = member(s, "traits");
 	t->wrapped_events = count_of(tr, "wrapped_events");
 	t->late_events = count_of(tr, "late_events");
+	t->live_hold_ns = count_of(tr, "live_hold_ns");
 	t->unwrapped_events = count_of(tr, "unwrapped_events");
 	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
 	jo *lru = member(tr, "lru_names_not_known");

@@ -248,8 +248,8 @@ const struct vmsa_note vmsa_notes[] = {
 	 .count = tasks_folded},
 	{NOTE("late_events", "live records came later than the hold-back "
 			     "(traits.late_events): the periods they belong to may be cut"),
-	 .report = {"", " live records came later than the 1 s hold-back; the periods they "
-			"belong to may be cut."},
+	 .report = {"", " live records came later than the hold-back (1 s, raised after "
+			"them: traits.live_hold_ns); the periods they belong to may be cut."},
 	 .count = late},
 	{NOTE("wrapped", "the trace looks wrapped (pasted into a mail): events are broken over "
 			 "several lines (traits.wrapped_events), their lines ignored or rejected; "

@@ -339,8 +339,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   t->wrapped_events ? u64(t->wrapped_events) : NULL)                             \
 	XO("late_events", VF_FIRST(COUNT),                                                \
 	   "live: records read after a later one had been analyzed (a CPU's records "     \
-	   "came later than the 1 s hold-back), when any: the periods they belong to may " \
-	   "be cut", t->late_events ? u64(t->late_events) : NULL)                         \
+	   "came later than the hold-back), when any: the periods they belong to may be " \
+	   "cut", t->late_events ? u64(t->late_events) : NULL)                            \
+	XO("live_hold_ns", VF_FIRST(NS),                                                  \
+	   "live: the hold-back at the end, when late records raised it from 1 s "        \
+	   "(doubled until it covers twice their lateness, 16 s at most)",               \
+	   t->live_hold_ns ? u64(t->live_hold_ns) : NULL)                                 \
 	XO("unwrapped_events", VF_FIRST(COUNT), "events --unwrap joined again, when any",   \
 	   t->unwrapped_events ? u64(t->unwrapped_events) : NULL)                         \
 	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \

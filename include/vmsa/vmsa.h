@@ -285,6 +285,7 @@ struct vmsa_traits {
 	uint64_t wrapped_events;	/* broken over several lines (pasted in a mail) */
 	uint64_t unwrapped_events;	/* of those, joined again (unwrap on) */
 	uint64_t late_events;	/* live: records read after a later one was analyzed */
+	uint64_t live_hold_ns;	/* live: the hold-back, when late records raised it */
 	uint64_t unwrapped_lines;	/* the lines they took after their first */
 	enum vmsa_text_dialect dialect;
 	/* what a trace.dat file records about itself (empty for text) */

@@ -75,18 +75,22 @@ int vmsa_source_workers(const struct vmsa_source *s);
 /* Records are handed out once they are this much older (trace time) than
  * the newest record read: tracefs raw reads are not ordered across CPUs. */
 #define VMSA_LIVE_HOLD_NS 1000000000ull
+/* a late record doubles it until it covers twice its lateness, up to this */
+#define VMSA_LIVE_HOLD_MAX_NS (16 * VMSA_LIVE_HOLD_NS)
 struct pending;
 struct vmsa_live_queue {
 	struct pending *pend;
 	size_t npend, cap;
 	uint64_t seq, max_ts;
 	uint64_t out_ts;	/* the latest timestamp handed out */
+	uint64_t hold_ns;	/* 0: VMSA_LIVE_HOLD_NS; raised by late records */
 };
 /* A decoded record in (its comm copied); VMSA_E_NOMEM. */
 int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev);
 /* Hands out, in timestamp order, the records held long enough (all of them
  * with @all); one older than a record already handed out is counted in
- * traits->late_events.  Stops at and returns cb's first non-zero return. */
+ * traits->late_events, and the hold-back is doubled until it covers twice
+ * how late it came (VMSA_LIVE_HOLD_MAX_NS at most; traits->live_hold_ns).  Stops at and returns cb's first non-zero return. */
 int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_traits *traits,
 			    vmsa_event_cb cb, void *payload);
 void vmsa_live_queue_free(struct vmsa_live_queue *q);

@@ -5,9 +5,12 @@
  * Raw reads are not globally time-ordered: a record committed late on one
  * CPU can be read after another CPU's later records (seen in QEMU: a
  * reclaim's end read before its begin; in one CI run a vCPU's records more
- * than 250 ms late).  Decoded events are therefore held
- * back for VMSA_LIVE_HOLD_NS of trace time and handed out in timestamp order; at the
- * end (events disabled) everything left is handed out.
+ * than 250 ms late, in another more than 1 s).  Decoded events are therefore
+ * held back for VMSA_LIVE_HOLD_NS of trace time and handed out in timestamp
+ * order; a record that comes later still (counted as late) doubles the hold
+ * until it would have waited for it twice over, up to VMSA_LIVE_HOLD_MAX_NS:
+ * a loaded machine's late CPU is late again.  At the end (events disabled)
+ * everything left is handed out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -163,14 +166,23 @@ int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_tra
 	int r = 0;
 	for (; i < q->npend && !r; i++) {
 		struct pending *p = &q->pend[i];
-		if (!all && p->ev.ts_ns + VMSA_LIVE_HOLD_NS > q->max_ts)
+		uint64_t hold = q->hold_ns ? q->hold_ns : VMSA_LIVE_HOLD_NS;
+		if (!all && p->ev.ts_ns + hold > q->max_ts)
 			break;
 		/* a record older than one already handed out came later than
-		 * the hold-back: its period may be cut (traits.late_events) */
-		if (p->ev.ts_ns < q->out_ts)
+		 * the hold-back: its period may be cut (traits.late_events);
+		 * the next ones of its CPU are held for */
+		if (p->ev.ts_ns < q->out_ts) {
 			traits->late_events++;
-		else
+			uint64_t late = q->out_ts - p->ev.ts_ns;
+			while (hold < VMSA_LIVE_HOLD_MAX_NS && hold < 2 * late)
+				hold *= 2;
+			q->hold_ns = hold < VMSA_LIVE_HOLD_MAX_NS ? hold : VMSA_LIVE_HOLD_MAX_NS;
+			if (q->hold_ns > VMSA_LIVE_HOLD_NS)
+				traits->live_hold_ns = q->hold_ns;
+		} else {
 			q->out_ts = p->ev.ts_ns;
+		}
 		p->ev.comm = p->comm;
 		r = cb(&p->ev, payload);
 	}

@@ -363,6 +363,48 @@ START_TEST(test_live_hold_back)
 }
 END_TEST
 
+/* A record later than the hold-back doubles it until it covers twice its
+ * lateness, up to VMSA_LIVE_HOLD_MAX_NS (traits.live_hold_ns) */
+START_TEST(test_live_hold_back_grows)
+{
+	struct vmsa_live_queue q = {0};
+	struct vmsa_traits t = {0};
+	struct handed h = {0};
+	push(&q, 0.0, "a");
+	push(&q, 5.0, "b");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	push(&q, 10.0, "c");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 2); /* a, b */
+	ck_assert_uint_eq(t.live_hold_ns, 0);
+	/* 1.5 s later than b: the hold goes 1 -> 2 -> 4 s (>= 3 s) */
+	push(&q, 3.5, "d");
+	push(&q, 10.5, "e");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 3);
+	ck_assert_str_eq(h.comm[2], "d");
+	ck_assert_uint_eq(t.late_events, 1);
+	ck_assert_uint_eq(t.live_hold_ns, 4000000000ull);
+	/* c (10.0) is now held 4 s: not out at 13.9 (1 s would have let it go) */
+	push(&q, 13.9, "f");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 3);
+	push(&q, 14.6, "g");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 5); /* c, e */
+	ck_assert_str_eq(h.comm[4], "e");
+	/* 10.4 s late: 4 -> 8 -> 16 s, held there */
+	push(&q, 0.1, "z");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 6);
+	ck_assert_uint_eq(t.late_events, 2);
+	ck_assert_uint_eq(t.live_hold_ns, VMSA_LIVE_HOLD_MAX_NS);
+	ck_assert_int_eq(vmsa_live_queue_release(&q, true, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 8);
+	vmsa_live_queue_free(&q);
+}
+END_TEST
+
 /* ---- several inputs as one trace; compressed input ---------------------- */
 
 static struct vmsa_source *text_source(const char *text, int *fd)
@@ -653,6 +695,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_wrapped_serial_vs_threads);
 	tcase_add_test(tc, test_threads_by_size);
 	tcase_add_test(tc, test_live_hold_back);
+	tcase_add_test(tc, test_live_hold_back_grows);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_set_timeout(tc, 60);
