@@ -78,12 +78,14 @@ int vmsa_source_workers(const struct vmsa_source *s);
 /* a late record doubles it until it covers twice its lateness, up to this */
 #define VMSA_LIVE_HOLD_MAX_NS (16 * VMSA_LIVE_HOLD_NS)
 struct pending;
+struct vmsa_comms;
 struct vmsa_live_queue {
 	struct pending *pend;
 	size_t npend, cap;
 	uint64_t seq, max_ts;
 	uint64_t out_ts;	/* the latest timestamp handed out */
 	uint64_t hold_ns;	/* 0: VMSA_LIVE_HOLD_NS; raised by late records */
+	struct vmsa_comms *names; /* the records' task names (made when needed) */
 };
 /* A decoded record in (its comm copied); VMSA_E_NOMEM. */
 int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev);

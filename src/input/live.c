@@ -22,9 +22,8 @@
 #include "input.h"
 
 struct pending {
-	struct vmsa_event ev;
+	struct vmsa_event ev; /* its comm interned in the queue's names */
 	uint64_t seq;
-	char comm[256];
 };
 
 struct vmsa_live {
@@ -125,12 +124,17 @@ int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev)
 {
 	if (vmsa_grow((void **)&q->pend, &q->cap, q->npend + 1, sizeof(*q->pend), 1024))
 		return VMSA_E_NOMEM;
+	/* (the name interned: records held for up to 16 s of a busy machine
+	 * kept 256 bytes of name each) */
+	size_t n = !ev->comm ? 0 : ev->comm_len < VMSA_COMM_MAX ? ev->comm_len : VMSA_COMM_MAX;
+	uint32_t id;
+	if (n && ((!q->names && !(q->names = calloc(1, sizeof(*q->names)))) ||
+		  vmsa_comms_intern(q->names, ev->comm, n, &id)))
+		return VMSA_E_NOMEM;
 	struct pending *p = &q->pend[q->npend++];
 	p->ev = *ev;
 	p->seq = q->seq++;
-	size_t n = ev->comm_len < sizeof(p->comm) ? ev->comm_len : sizeof(p->comm) - 1;
-	if (ev->comm)
-		memcpy(p->comm, ev->comm, n);
+	p->ev.comm = n ? q->names->by_id[id]->name : "";
 	p->ev.comm_len = n;
 	if (ev->ts_ns > q->max_ts)
 		q->max_ts = ev->ts_ns;
@@ -183,7 +187,6 @@ int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_tra
 		} else {
 			q->out_ts = p->ev.ts_ns;
 		}
-		p->ev.comm = p->comm;
 		r = cb(&p->ev, payload);
 	}
 	memmove(q->pend, q->pend + i, (q->npend - i) * sizeof(*q->pend));
@@ -194,6 +197,9 @@ int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_tra
 void vmsa_live_queue_free(struct vmsa_live_queue *q)
 {
 	free(q->pend);
+	if (q->names)
+		vmsa_comms_release(q->names);
+	free(q->names);
 	memset(q, 0, sizeof(*q));
 }
 
