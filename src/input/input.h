@@ -82,6 +82,7 @@ struct vmsa_comms;
 struct vmsa_live_queue {
 	struct pending *pend;
 	size_t npend, cap;
+	size_t sorted;		/* pend[0, sorted) is in order; the rest came since */
 	uint64_t seq, max_ts;
 	uint64_t out_ts;	/* the latest timestamp handed out */
 	uint64_t hold_ns;	/* 0: VMSA_LIVE_HOLD_NS; raised by late records */
@@ -92,7 +93,9 @@ int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev)
 /* Hands out, in timestamp order, the records held long enough (all of them
  * with @all); one older than a record already handed out is counted in
  * traits->late_events, and the hold-back is doubled until it covers twice
- * how late it came (VMSA_LIVE_HOLD_MAX_NS at most; traits->live_hold_ns).  Stops at and returns cb's first non-zero return. */
+ * how late it came (VMSA_LIVE_HOLD_MAX_NS at most; traits->live_hold_ns).
+ * Stops at and returns cb's first non-zero return.  (Only the records pushed
+ * since the last call are sorted, then merged with those held.) */
 int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_traits *traits,
 			    vmsa_event_cb cb, void *payload);
 void vmsa_live_queue_free(struct vmsa_live_queue *q);

@@ -405,6 +405,66 @@ START_TEST(test_live_hold_back_grows)
 }
 END_TEST
 
+struct handed_many {
+	uint64_t ts[4096];
+	uint32_t seq[4096];
+	int n;
+};
+
+static int take_many(const struct vmsa_event *ev, void *payload)
+{
+	struct handed_many *h = payload;
+	ck_assert_int_lt(h->n, 4096);
+	h->ts[h->n] = ev->ts_ns;
+	h->seq[h->n] = (uint32_t)ev->pid; /* (the push order, in pid) */
+	h->n++;
+	return 0;
+}
+
+static int by_ts_seq(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Records pushed in overlapping batches of random times, released after
+ * each: handed out in timestamp order (push order for equal times), as one
+ * sort of them all, none late; the held ones merged with each batch */
+START_TEST(test_live_hold_back_merges)
+{
+	struct vmsa_live_queue q = {0};
+	struct vmsa_traits t = {0};
+	static struct handed_many h;
+	static uint64_t want[4000][2];
+	memset(&h, 0, sizeof(h));
+	unsigned seed = 12345;
+	int n = 0;
+	for (int batch = 0; batch < 40; batch++) {
+		for (int k = 0; k < 100; k++, n++) {
+			seed = seed * 1103515245u + 12345u;
+			/* within [0.3 * batch, 0.3 * batch + 0.5) s, in 1 ms steps: ties too */
+			uint64_t ts = (uint64_t)batch * 300000000ull + (seed >> 8) % 500 * 1000000ull;
+			struct vmsa_event ev = {.ts_ns = ts, .pid = n, .comm = "x", .comm_len = 1};
+			ck_assert_int_eq(vmsa_live_queue_push(&q, &ev), 0);
+			want[n][0] = ts;
+			want[n][1] = (uint64_t)n;
+		}
+		ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take_many, &h), 0);
+	}
+	ck_assert_int_gt(h.n, 0);
+	ck_assert_int_lt(h.n, n); /* (some held at the end) */
+	ck_assert_int_eq(vmsa_live_queue_release(&q, true, &t, take_many, &h), 0);
+	ck_assert_int_eq(h.n, n);
+	qsort(want, (size_t)n, sizeof(want[0]), by_ts_seq);
+	for (int i = 0; i < n; i++) {
+		ck_assert_uint_eq(h.ts[i], want[i][0]);
+		ck_assert_uint_eq(h.seq[i], want[i][1]);
+	}
+	ck_assert_uint_eq(t.late_events, 0);
+	vmsa_live_queue_free(&q);
+}
+END_TEST
+
 /* ---- several inputs as one trace; compressed input ---------------------- */
 
 static struct vmsa_source *text_source(const char *text, int *fd)
@@ -696,6 +756,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_threads_by_size);
 	tcase_add_test(tc, test_live_hold_back);
 	tcase_add_test(tc, test_live_hold_back_grows);
+	tcase_add_test(tc, test_live_hold_back_merges);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_set_timeout(tc, 60);
