@@ -424,9 +424,10 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		n--;
 	fwrite(s, 1, n ? n - 1 : 0, f); /* without its closing brace */
 	json_object_put(root);
-	/* unindented, the rows are written directly (json_rows.c), not as trees */
-	bool direct = !(opts && opts->pretty);
-	struct vmsa_jw w = {0};
+	/* the rows are written directly (json_rows.c), not as trees; indented
+	 * (--pretty) through vmsa_jw_pretty(): a tree a row took 20 times as long */
+	bool pretty = opts && opts->pretty;
+	struct vmsa_jw w = {0}, row = {0};
 	/* the rows of the lists after the first, found in the first pass: a
 	 * pass over all rows to find the few kswapd ones costs as much as
 	 * writing them */
@@ -449,43 +450,35 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 					later[nlater++] = i;
 				continue;
 			}
-			if (direct) {
-				/* rows are written a megabyte at a time: a write a
-				 * row costs more than the row where they are many */
-				if (!first)
-					vmsa_jw_put(&w, ",", 1);
-				first = false;
+			/* rows are written a megabyte at a time: a write a row
+			 * costs more than the row where they are many */
+			if (!first)
+				vmsa_jw_put(&w, ",", 1);
+			first = false;
+			if (pretty) {
+				row.n = 0;
+				vmsa_jw_row(&row, sum, r);
+				vmsa_jw_pretty(&w, row.p, row.n);
+			} else {
 				vmsa_jw_row(&w, sum, r);
-				if (w.oom) {
-					vmsa_jw_release(&w);
-					free(later);
-					return VMSA_E_NOMEM;
-				}
-				if (w.n >= (1u << 20)) {
-					fwrite(w.p, 1, w.n, f);
-					w.n = 0;
-				}
-				continue;
 			}
-			jo *o = r->is_kswapd ? kswapd_obj(sum, r) : process_obj(sum, r);
-			const char *t = o ? json_object_to_json_string_ext(o, flags) : NULL;
-			if (!t) {
-				json_object_put(o);
+			if (w.oom || row.oom) {
 				vmsa_jw_release(&w);
+				vmsa_jw_release(&row);
 				free(later);
 				return VMSA_E_NOMEM;
 			}
-			if (!first)
-				fputc(',', f);
-			fputs(t, f);
-			first = false;
-			json_object_put(o);
+			if (w.n >= (1u << 20)) {
+				fwrite(w.p, 1, w.n, f);
+				w.n = 0;
+			}
 		}
 		if (w.n) /* (the rows not written yet) */
 			fwrite(w.p, 1, w.n, f);
 		w.n = 0;
 	}
 	vmsa_jw_release(&w);
+	vmsa_jw_release(&row);
 	free(later);
 	fputs("]}\n", f);
 	return ferror(f) ? VMSA_E_IO : 0;

@@ -327,6 +327,50 @@ void vmsa_jw_put(struct vmsa_jw *w, const char *s, size_t n)
 	emit(w, s, n);
 }
 
+static void newline_indent(struct vmsa_jw *w, int level)
+{
+	if (!reserve(w, 1 + 2 * (size_t)level))
+		return;
+	w->p[w->n++] = '\n';
+	memset(w->p + w->n, ' ', 2 * (size_t)level);
+	w->n += 2 * (size_t)level;
+}
+
+void vmsa_jw_pretty(struct vmsa_jw *w, const char *s, size_t n)
+{
+	int level = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '"') { /* a string, as it stands */
+			size_t j = i + 1;
+			while (j < n && s[j] != '"')
+				j += s[j] == '\\' ? 2 : 1;
+			j = j < n ? j + 1 : n;
+			emit(w, s + i, j - i);
+			i = j - 1;
+		} else if (c == '{' || c == '[') {
+			if (i + 1 < n && s[i + 1] == (c == '{' ? '}' : ']')) {
+				/* empty: the closer on the next line */
+				emit(w, &c, 1);
+				newline_indent(w, level);
+				emit(w, s + i + 1, 1);
+				i++;
+				continue;
+			}
+			emit(w, &c, 1);
+			newline_indent(w, ++level);
+		} else if (c == '}' || c == ']') {
+			newline_indent(w, --level);
+			emit(w, &c, 1);
+		} else if (c == ',') {
+			emit(w, &c, 1);
+			newline_indent(w, level);
+		} else {
+			emit(w, &c, 1);
+		}
+	}
+}
+
 void vmsa_jw_release(struct vmsa_jw *w)
 {
 	free(w->p);

@@ -34,6 +34,12 @@ void vmsa_jw_put(struct vmsa_jw *w, const char *s, size_t n);
  * or kswapd_obj() of json.c, written by json_object_to_json_string_ext()). */
 void vmsa_jw_row(struct vmsa_jw *w, const struct vmsa_summary *sum, const struct vmsa_task_row *r);
 
+/* Appends the n bytes of JSON text s (as json-c writes it without indenting)
+ * as json-c writes it with JSON_C_TO_STRING_PRETTY: each member and element
+ * on a line of its own, two spaces a level, an empty object's or array's
+ * closer on the next line. */
+void vmsa_jw_pretty(struct vmsa_jw *w, const char *s, size_t n);
+
 /* The n bytes of s as UTF-8 into out (room for 3n): valid sequences kept,
  * every other byte U+FFFD.  Returns the bytes written. */
 size_t vmsa_utf8_fix(char *out, const char *s, size_t n);

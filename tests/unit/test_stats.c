@@ -6,7 +6,10 @@
 #define _GNU_SOURCE /* open_memstream */
 #include <stdlib.h>
 
+#include <json-c/json.h>
+
 #include "helpers.h"
+#include "report/json_rows.h"
 
 #define ISO(task, ts, nr, lru)                                                              \
 	"  " task " [000] " ts ": mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 " \
@@ -604,7 +607,7 @@ START_TEST(test_json_rows_as_json_c_writes_them)
 	struct vmsa_stats_options o = {.max_tasks = 5};
 	struct vmsa_stats *st;
 	ck_assert_int_eq(vmsa_stats_new(&st, &o), 0);
-	const char *names[] = {"q\"uo\\te/", "ctl\x01\x1f\t\n\r\b\f", "bad\xff\xc0\x80", "\xc3\xa9t\xe2\x82\xac"};
+	const char *names[] = {"q\"u{o,[\\te/]}", "ctl\x01\x1f\t\n\r\b\f", "bad\xff\xc0\x80", "\xc3\xa9t\xe2\x82\xac"};
 	for (int i = 0; i < 4; i++)
 		stall(st, names[i], 20 + i, 1000 + (uint64_t)i * 100000, 1 + (uint64_t)i * 40000);
 	struct vmsa_event k = ev_of(VMSA_EV_KSWAPD_WAKE, "kswapd0", 2, 500000);
@@ -638,6 +641,20 @@ START_TEST(test_json_rows_as_json_c_writes_them)
 	ck_assert_ptr_nonnull(strstr(direct, "\"other_tasks\":true"));
 	ck_assert_ptr_nonnull(strstr(direct, "\\u0001\\u001f\\t\\n\\r\\b\\f"));
 	ck_assert_str_eq(direct, tree);
+	/* indented (--pretty): each row as json-c indents it */
+	for (size_t i = 0; i < sum->nrows; i++) {
+		struct vmsa_jw a = {0}, b = {0};
+		vmsa_jw_row(&a, sum, sum->rows[i]);
+		vmsa_jw_pretty(&b, a.p, a.n);
+		struct json_object *obj = vmsa_row_to_json(sum, sum->rows[i]);
+		const char *text = json_object_to_json_string_ext(
+			obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		ck_assert_msg(b.n == strlen(text) && memcmp(b.p, text, b.n) == 0, "%.*s\n!=\n%s",
+			      (int)b.n, b.p, text);
+		json_object_put(obj);
+		vmsa_jw_release(&a);
+		vmsa_jw_release(&b);
+	}
 	free(direct);
 	free(tree);
 	vmsa_doc_free(d);
