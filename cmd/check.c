@@ -212,7 +212,7 @@ int cmd_check(struct cli *c, int n, char **paths)
 	const char *no_trace = NULL;
 	char why[200];
 	if (status == EXIT_OK) {
-		status = cli_load_doc(c, paths[0], &d);
+		status = cli_load_doc(c, paths[0], false, &d);
 		if (status == EXIT_UNSUPPORTED || status == EXIT_CORRUPT || status == EXIT_DECOMPRESS)
 			no_trace = "the input could not be read as a trace (told above)";
 		else if (status == EXIT_OK)

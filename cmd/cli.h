@@ -230,7 +230,8 @@ int cli_listen_publish_stats(const struct cli *c, const struct vmsa_stats *st);
 int cli_listen_begin(struct cli *c);
 
 /* A JSON summary as it is, or a trace analysed into one; an exit status. */
-int cli_load_doc(struct cli *c, const char *path, struct vmsa_doc **out);
+/* rows: the task rows too (merge); check and compare read none */
+int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **out);
 
 /*
  * The report of JSON summaries (and traces, analysed) given to the analysis:

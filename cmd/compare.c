@@ -347,7 +347,7 @@ int cmd_compare(struct cli *c, int n, char **paths)
 		if (!docs)
 			status = cli_status(VMSA_E_NOMEM, CLI_OUTPUT);
 		for (int j = 0; docs && j < runs[i].n && status == EXIT_OK; j++)
-			status = cli_load_doc(c, runs[i].paths[j], &docs[j]);
+			status = cli_load_doc(c, runs[i].paths[j], false, &docs[j]);
 	}
 	if (status == EXIT_OK)
 		status = compare_report(c, cols, ncols, grouped);

@@ -273,14 +273,14 @@ static int analyze_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 	return status;
 }
 
-int cli_load_doc(struct cli *c, const char *path, struct vmsa_doc **out)
+int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **out)
 {
 	*out = NULL;
 	enum vmsa_input_kind kind;
 	/* one that cannot be read is left to the analysis, which says why */
 	if (vmsa_input_detect_path(path, &kind) || kind != VMSA_INPUT_SUMMARY)
 		return analyze_doc(c, path, out);
-	int err = vmsa_doc_parse_file(out, path);
+	int err = rows ? vmsa_doc_parse_file(out, path) : vmsa_doc_parse_file_no_rows(out, path);
 	if (err)
 		fprintf(stderr, "vmscan-analyze: %s: %s\n", path,
 			err == VMSA_E_UNSUPPORTED

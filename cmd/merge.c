@@ -12,7 +12,7 @@ static int load_all(struct cli *c, int n, char **paths, struct vmsa_doc **all_ou
 	int status = EXIT_OK;
 	for (int i = 0; i < n && status == EXIT_OK; i++) {
 		struct vmsa_doc *d;
-		if ((status = cli_load_doc(c, paths[i], &d)))
+		if ((status = cli_load_doc(c, paths[i], true, &d)))
 			break;
 		if (!all) {
 			all = d;

@@ -11,6 +11,9 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +33,7 @@ struct vmsa_doc {
 	jo *root;
 	const struct vmsa_summary *sum; /* of the rows not in root; NULL: none */
 	struct vmsa_summary *owned;	/* sum, when freed with the document */
+	bool rows_left_out;		/* vmsa_doc_parse_file_no_rows() */
 };
 
 void vmsa_doc_free(struct vmsa_doc *d)
@@ -82,6 +86,8 @@ int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum)
 /* The task rows of a document of vmsa_doc_from_summary_ref() in its tree */
 static int whole(const struct vmsa_doc *d)
 {
+	if (d->rows_left_out)
+		return VMSA_E_INVAL; /* (they were never read) */
 	if (!d->sum || json_object_object_get_ex(d->root, "processes", NULL))
 		return 0;
 	return vmsa_summary_rows_to_json(d->root, d->sum);
@@ -114,12 +120,162 @@ int vmsa_doc_each_row(const struct vmsa_doc *d, bool kswapd, int (*fn)(jo *row, 
 	return 0;
 }
 
-int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path)
+static const char *skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the JSON string at p (its '"'), or NULL */
+static const char *string_end(const char *p, const char *e)
+{
+	for (p++; p < e; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* The end of the JSON value at p, or NULL (its syntax is json-c's to judge) */
+static const char *value_end(const char *p, const char *e)
+{
+	if (p >= e)
+		return NULL;
+	if (*p == '"')
+		return string_end(p, e);
+	if (*p != '{' && *p != '[') {
+		while (p < e && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\t' &&
+		       *p != '\n' && *p != '\r')
+			p++;
+		return p;
+	}
+	int depth = 0;
+	while (p < e) {
+		if (*p == '"') {
+			if (!(p = string_end(p, e)))
+				return NULL;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+/* The text t of n bytes with [] for the values of its top-level "processes"
+ * and "kswapd" arrays (NUL-terminated, its length in *len), or NULL when it is
+ * not an object as expected (then it is parsed whole, and judged so) */
+static char *without_rows(const char *t, size_t n, size_t *len)
+{
+	const char *e = t + n, *p = skip_ws(t, e), *copied = t;
+	char *out = p < e && *p == '{' ? malloc(n + 1) : NULL;
+	size_t o = 0;
+	if (!out)
+		return NULL;
+	for (p++;;) {
+		p = skip_ws(p, e);
+		if (p < e && *p == '}')
+			break;
+		const char *ks = p, *ke = p < e && *p == '"' ? string_end(p, e) : NULL;
+		if (!ke || (p = skip_ws(ke, e)) >= e || *p != ':')
+			goto fail;
+		p = skip_ws(p + 1, e);
+		const char *ve = value_end(p, e);
+		if (!ve)
+			goto fail;
+		if (*p == '[' && ((ke - ks == 11 && !memcmp(ks, "\"processes\"", 11)) ||
+				  (ke - ks == 8 && !memcmp(ks, "\"kswapd\"", 8)))) {
+			memcpy(out + o, copied, (size_t)(p - copied));
+			o += (size_t)(p - copied);
+			memcpy(out + o, "[]", 2);
+			o += 2;
+			copied = ve;
+		}
+		p = skip_ws(ve, e);
+		if (p < e && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < e && *p == '}')
+			break;
+		goto fail;
+	}
+	memcpy(out + o, copied, (size_t)(e - copied));
+	o += (size_t)(e - copied);
+	out[o] = '\0';
+	*len = o;
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
+/* The file's JSON, its rows left out when asked (and it is an object) */
+static jo *parse_file(const char *path, bool rows)
+{
+	struct stat st;
+	if (rows || (stat(path, &st) == 0 && st.st_size >= INT_MAX)) /* (json-c's int lengths) */
+		return json_object_from_file(path);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *text = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n == cap) {
+			size_t c = cap ? 2 * cap : (size_t)1 << 16;
+			char *t = realloc(text, c);
+			if (!t) {
+				free(text);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			text = t;
+			cap = c;
+		}
+		size_t got = fread(text + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(text);
+		errno = EIO;
+		return NULL;
+	}
+	size_t len;
+	char *cut = without_rows(text, n, &len);
+	struct json_tokener *tok = json_tokener_new();
+	jo *root = tok ? json_tokener_parse_ex(tok, cut ? cut : text, (int)(cut ? len : n)) : NULL;
+	if (root && json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(root);
+		root = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	free(cut);
+	free(text);
+	errno = 0;
+	return root;
+}
+
+static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 {
 	*out = NULL;
-	jo *root = json_object_from_file(path);
+	jo *root = parse_file(path, rows);
 	if (!root)
-		return errno == ENOENT || errno == EACCES ? VMSA_E_IO : VMSA_E_CORRUPT;
+		return errno == ENOENT || errno == EACCES || errno == EIO ? VMSA_E_IO
+		       : errno == ENOMEM				    ? VMSA_E_NOMEM
+									    : VMSA_E_CORRUPT;
 	jo *schema, *ver;
 	if (!json_object_object_get_ex(root, "schema", &schema) ||
 	    strcmp(json_object_get_string(schema) ? json_object_get_string(schema) : "",
@@ -129,7 +285,20 @@ int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path)
 		json_object_put(root);
 		return VMSA_E_UNSUPPORTED;
 	}
-	return doc_wrap(out, root);
+	int err = doc_wrap(out, root);
+	if (!err)
+		(*out)->rows_left_out = !rows;
+	return err;
+}
+
+int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path)
+{
+	return parse_doc(out, path, true);
+}
+
+int vmsa_doc_parse_file_no_rows(struct vmsa_doc **out, const char *path)
+{
+	return parse_doc(out, path, false);
 }
 
 const struct json_object *vmsa_doc_json(const struct vmsa_doc *d)

@@ -926,6 +926,11 @@ int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum);
 /* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
  * (not a vmscan-analyze summary of this schema version). */
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
+/* The same, its task rows ("processes", "kswapd") left out as they are read:
+ * for numbers, checks and comparisons (a summary of 65,000 tasks is 250 MB
+ * of rows).  A write, a merge or vmsa_summary_from_doc() of it fails with
+ * VMSA_E_INVAL. */
+int vmsa_doc_parse_file_no_rows(struct vmsa_doc **out, const char *path);
 /*
  * vmsa_summary_from_doc() - a summary of the document @d (a JSON summary
  * read back, or a merge), for vmsa_report_classic() and vmsa_report_svg():

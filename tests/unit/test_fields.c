@@ -248,6 +248,67 @@ END_TEST
 
 /* Rows of the same task (comm and pid; pid null under --ignore-pid; the
  * "(other tasks)" rows with each other only) merge, the others are added. */
+/* text into a file, read by vmsa_doc_parse_file_no_rows(): its status */
+static int parse_no_rows(const char *text, struct vmsa_doc **d)
+{
+	char path[] = "/tmp/vmsa-fields-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	int err = vmsa_doc_parse_file_no_rows(d, path);
+	unlink(path);
+	return err;
+}
+
+static int count_row(struct json_object *row, void *arg)
+{
+	(void)row;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* A summary read without its rows: the same numbers, no rows (whatever their
+ * strings hold), and nothing that would need them */
+START_TEST(test_parse_without_rows)
+{
+	static const char text[] =
+		"  " HEAD "\"processes\" : [{\"comm\":\"a]}\\\"[{,\\\\\",\"pid\":1},"
+		"{\"comm\":\"b\",\"x\":[[],{}]}],\n"
+		"\"totals\":{\"direct\":{\"reclaims\":4,\"pages_scanned\":null}},"
+		"\"kswapd\":[{\"comm\":\"kswapd0\"}],\"input\":{\"lines_read\":9}} ";
+	struct vmsa_doc *whole = doc_of(text), *d;
+	ck_assert_int_eq(parse_no_rows(text, &d), 0);
+	ck_assert_double_eq(num(d, "totals.direct.reclaims"), 4);
+	ck_assert_double_eq(num(d, "input.lines_read"), 9);
+	double v;
+	ck_assert_int_eq(vmsa_doc_number(d, "totals.direct.pages_scanned", &v), 1); /* null */
+	int rows = 0;
+	ck_assert_int_eq(vmsa_doc_each_row(whole, false, count_row, &rows), 0);
+	ck_assert_int_eq(rows, 2);
+	rows = 0;
+	ck_assert_int_eq(vmsa_doc_each_row(d, false, count_row, &rows), 0);
+	ck_assert_int_eq(vmsa_doc_each_row(d, true, count_row, &rows), 0);
+	ck_assert_int_eq(rows, 0);
+	/* what needs the rows is refused, not done without them */
+	FILE *f = fopen("/dev/null", "w");
+	ck_assert_int_eq(vmsa_doc_write(f, d, 0), VMSA_E_INVAL);
+	fclose(f);
+	ck_assert_int_eq(vmsa_doc_merge(whole, d), VMSA_E_INVAL);
+	ck_assert_int_eq(vmsa_doc_merge(d, whole), VMSA_E_INVAL);
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_summary_from_doc(&sum, d), VMSA_E_INVAL);
+	vmsa_doc_free(d);
+	vmsa_doc_free(whole);
+	/* broken in a row: corrupt, as read whole */
+	ck_assert_int_eq(parse_no_rows(HEAD "\"processes\":[{\"comm\":\"a]}", &d), VMSA_E_CORRUPT);
+	ck_assert_int_eq(parse_no_rows(HEAD "\"processes\":[1,}", &d), VMSA_E_CORRUPT);
+	ck_assert_int_eq(parse_no_rows("[1,2]", &d), VMSA_E_UNSUPPORTED);
+	ck_assert_int_eq(vmsa_doc_parse_file_no_rows(&d, "/nonexistent/x.json"), VMSA_E_IO);
+}
+END_TEST
+
 START_TEST(test_merge_rows_match)
 {
 #define R(comm, pid, extra, n) "{\"comm\":\"" comm "\",\"pid\":" pid extra \
@@ -510,6 +571,7 @@ Suite *fields_suite(void)
 	tcase_add_test(tc, test_compare_rows_name_fields);
 	tcase_add_test(tc, test_merge_rules);
 	tcase_add_test(tc, test_merge_rows_match);
+	tcase_add_test(tc, test_parse_without_rows);
 	tcase_add_test(tc, test_hist_sub_bits_bound);
 	tcase_add_test(tc, test_rows_sorted_signed_pids);
 	tcase_add_test(tc, test_compare_names_missing_field);
