@@ -1087,6 +1087,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->wrapped_events = count_of(tr, "wrapped_events");
 	t->late_events = count_of(tr, "late_events");
 	t->live_hold_ns = count_of(tr, "live_hold_ns");
+	t->live_released_early = count_of(tr, "live_released_early");
 	t->unwrapped_events = count_of(tr, "unwrapped_events");
 	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
 	jo *lru = member(tr, "lru_names_not_known");

@@ -345,6 +345,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "live: the hold-back at the end, when late records raised it from 1 s "        \
 	   "(doubled until it covers twice their lateness, 16 s at most)",               \
 	   t->live_hold_ns ? u64(t->live_hold_ns) : NULL)                                 \
+	XO("live_released_early", VF_FIRST(COUNT),                                        \
+	   "live: records handed out before their hold-back ended, as a million were "    \
+	   "held (a busy machine, a long hold), when any: records of their time that "     \
+	   "come later count as late", t->live_released_early ? u64(t->live_released_early) \
+							 : NULL)                       \
 	XO("unwrapped_events", VF_FIRST(COUNT), "events --unwrap joined again, when any",   \
 	   t->unwrapped_events ? u64(t->unwrapped_events) : NULL)                         \
 	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \

@@ -285,7 +285,6 @@ struct vmsa_traits {
 	uint64_t wrapped_events;	/* broken over several lines (pasted in a mail) */
 	uint64_t unwrapped_events;	/* of those, joined again (unwrap on) */
 	uint64_t late_events;	/* live: records read after a later one was analyzed */
-	uint64_t live_hold_ns;	/* live: the hold-back, when late records raised it */
 	uint64_t unwrapped_lines;	/* the lines they took after their first */
 	enum vmsa_text_dialect dialect;
 	/* what a trace.dat file records about itself (empty for text) */
@@ -302,6 +301,10 @@ struct vmsa_traits {
 	/* the input was decompressed (the counts are of what it held) */
 	enum vmsa_compression compression;
 	uint64_t compressed_bytes;	/* of the compressed input, read so far */
+	/* (added last, as later members will be: programs built against an
+	 * older header read the members before it as before) */
+	uint64_t live_hold_ns;	/* live: the hold-back, when late records raised it */
+	uint64_t live_released_early; /* live: handed out before their hold, the queue full */
 };
 
 struct vmsa_text_parser;

@@ -77,6 +77,8 @@ int vmsa_source_workers(const struct vmsa_source *s);
 #define VMSA_LIVE_HOLD_NS 1000000000ull
 /* a late record doubles it until it covers twice its lateness, up to this */
 #define VMSA_LIVE_HOLD_MAX_NS (16 * VMSA_LIVE_HOLD_NS)
+/* records held at most (224 bytes each): past it the oldest go out early */
+#define VMSA_LIVE_MAX_HELD ((size_t)1 << 20)
 struct pending;
 struct vmsa_comms;
 struct vmsa_live_queue {
@@ -87,6 +89,7 @@ struct vmsa_live_queue {
 	uint64_t out_ts;	/* the latest timestamp handed out */
 	uint64_t hold_ns;	/* 0: VMSA_LIVE_HOLD_NS; raised by late records */
 	struct vmsa_comms *names; /* the records' task names (made when needed) */
+	size_t max_held;	/* 0: VMSA_LIVE_MAX_HELD */
 };
 /* A decoded record in (its comm copied); VMSA_E_NOMEM. */
 int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev);
@@ -94,6 +97,8 @@ int vmsa_live_queue_push(struct vmsa_live_queue *q, const struct vmsa_event *ev)
  * with @all); one older than a record already handed out is counted in
  * traits->late_events, and the hold-back is doubled until it covers twice
  * how late it came (VMSA_LIVE_HOLD_MAX_NS at most; traits->live_hold_ns).
+ * Past max_held records held, the oldest go out before their time
+ * (traits->live_released_early), so memory stays bounded at any rate.
  * Stops at and returns cb's first non-zero return.  (Only the records pushed
  * since the last call are sorted, then merged with those held.) */
 int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_traits *traits,

@@ -194,13 +194,16 @@ int vmsa_live_queue_release(struct vmsa_live_queue *q, bool all, struct vmsa_tra
 {
 	sort_new(q);
 	/* hand out what is old enough; everything once the events are off */
-	size_t i = 0;
+	size_t i = 0, max_held = q->max_held ? q->max_held : VMSA_LIVE_MAX_HELD;
 	int r = 0;
 	for (; i < q->npend && !r; i++) {
 		struct pending *p = &q->pend[i];
 		uint64_t hold = q->hold_ns ? q->hold_ns : VMSA_LIVE_HOLD_NS;
-		if (!all && p->ev.ts_ns + hold > q->max_ts)
-			break;
+		if (!all && p->ev.ts_ns + hold > q->max_ts) {
+			if (q->npend - i <= max_held)
+				break;
+			traits->live_released_early++; /* (too many held: out early) */
+		}
 		/* a record older than one already handed out came later than
 		 * the hold-back: its period may be cut (traits.late_events);
 		 * the next ones of its CPU are held for */

@@ -465,6 +465,32 @@ START_TEST(test_live_hold_back_merges)
 }
 END_TEST
 
+/* Past max_held records held, the oldest go out before their hold */
+START_TEST(test_live_hold_back_bounded)
+{
+	struct vmsa_live_queue q = {.max_held = 3};
+	struct vmsa_traits t = {0};
+	struct handed h = {0};
+	push(&q, 1.0, "a");
+	push(&q, 1.1, "b");
+	push(&q, 1.2, "c");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 0); /* three held: none out (all within 1 s) */
+	push(&q, 1.3, "d");
+	push(&q, 1.4, "e");
+	ck_assert_int_eq(vmsa_live_queue_release(&q, false, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 2); /* five: the two oldest out early, in order */
+	ck_assert_str_eq(h.comm[0], "a");
+	ck_assert_str_eq(h.comm[1], "b");
+	ck_assert_uint_eq(t.live_released_early, 2);
+	ck_assert_uint_eq(t.late_events, 0);
+	ck_assert_int_eq(vmsa_live_queue_release(&q, true, &t, take, &h), 0);
+	ck_assert_int_eq(h.n, 5);
+	ck_assert_uint_eq(t.live_released_early, 2); /* (the end is no early release) */
+	vmsa_live_queue_free(&q);
+}
+END_TEST
+
 /* ---- several inputs as one trace; compressed input ---------------------- */
 
 static struct vmsa_source *text_source(const char *text, int *fd)
@@ -757,6 +783,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_live_hold_back);
 	tcase_add_test(tc, test_live_hold_back_grows);
 	tcase_add_test(tc, test_live_hold_back_merges);
+	tcase_add_test(tc, test_live_hold_back_bounded);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_set_timeout(tc, 60);
