@@ -336,22 +336,21 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("wrapped_events", VF_FIRST(COUNT),                                             \
 	   "events broken over several lines (a trace pasted into a mail) and not "       \
 	   "repaired, when any: their lines are ignored or rejected (try --unwrap)",       \
-	   t->wrapped_events ? u64(t->wrapped_events) : NULL)                             \
+	   u64_any(t->wrapped_events))                                                    \
 	XO("late_events", VF_FIRST(COUNT),                                                \
 	   "live: records read after a later one had been analyzed (a CPU's records "     \
 	   "came later than the hold-back), when any: the periods they belong to may be " \
-	   "cut", t->late_events ? u64(t->late_events) : NULL)                            \
+	   "cut", u64_any(t->late_events))                                                \
 	XO("live_hold_ns", VF_FIRST(NS),                                                  \
 	   "live: the hold-back at the end, when late records raised it from 1 s "        \
 	   "(doubled until it covers twice their lateness, 16 s at most)",               \
-	   t->live_hold_ns ? u64(t->live_hold_ns) : NULL)                                 \
+	   u64_any(t->live_hold_ns))                                                      \
 	XO("live_released_early", VF_FIRST(COUNT),                                        \
 	   "live: records handed out before their hold-back ended, as a million were "    \
 	   "held (a busy machine, a long hold), when any: records of their time that "     \
-	   "come later count as late", t->live_released_early ? u64(t->live_released_early) \
-							 : NULL)                       \
+	   "come later count as late", u64_any(t->live_released_early))                   \
 	XO("unwrapped_events", VF_FIRST(COUNT), "events --unwrap joined again, when any",   \
-	   t->unwrapped_events ? u64(t->unwrapped_events) : NULL)                         \
+	   u64_any(t->unwrapped_events))                                                  \
 	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \
 	   "the lines they had been broken into after their first: each counted in "      \
 	   "`lines_read` and, with its event, in `lines_analyzed`",                        \

@@ -15,6 +15,12 @@ static jo *u64(uint64_t v)
 	return json_object_new_uint64(v);
 }
 
+/* v, or null (the member left out, when optional) when it is 0: "when any" */
+static jo *u64_any(uint64_t v)
+{
+	return v ? u64(v) : NULL;
+}
+
 static void add(jo *o, const char *k, jo *v)
 {
 	json_object_object_add(o, k, v);

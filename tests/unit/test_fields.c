@@ -139,7 +139,9 @@ END_TEST
 
 /* ---- merge on hand-made documents ------------------------------------ */
 
-static struct vmsa_doc *doc_of(const char *text)
+/* text into a file read by parse (the file removed after): its status */
+static int parse_text(int (*parse)(struct vmsa_doc **, const char *), const char *text,
+		      struct vmsa_doc **d)
 {
 	char path[] = "/tmp/vmsa-fields-XXXXXX";
 	int fd = mkstemp(path);
@@ -147,9 +149,15 @@ static struct vmsa_doc *doc_of(const char *text)
 	FILE *f = fdopen(fd, "w");
 	fputs(text, f);
 	fclose(f);
-	struct vmsa_doc *d;
-	ck_assert_int_eq(vmsa_doc_parse_file(&d, path), 0);
+	int err = parse(d, path);
 	unlink(path);
+	return err;
+}
+
+static struct vmsa_doc *doc_of(const char *text)
+{
+	struct vmsa_doc *d;
+	ck_assert_int_eq(parse_text(vmsa_doc_parse_file, text, &d), 0);
 	return d;
 }
 
@@ -248,18 +256,9 @@ END_TEST
 
 /* Rows of the same task (comm and pid; pid null under --ignore-pid; the
  * "(other tasks)" rows with each other only) merge, the others are added. */
-/* text into a file, read by vmsa_doc_parse_file_no_rows(): its status */
 static int parse_no_rows(const char *text, struct vmsa_doc **d)
 {
-	char path[] = "/tmp/vmsa-fields-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	FILE *f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	int err = vmsa_doc_parse_file_no_rows(d, path);
-	unlink(path);
-	return err;
+	return parse_text(vmsa_doc_parse_file_no_rows, text, d);
 }
 
 static int count_row(struct json_object *row, void *arg)
