@@ -124,6 +124,7 @@ static const char usage_text[] =
 	"                            or run directories); after the INPUT columns\n"
 	"      --max-tasks N         keep at most N task rows (default 100000); later\n"
 	"                            tasks are counted together as \"(other tasks)\"\n"
+	"                            (kswapd threads keep their own rows)\n"
 	"      --threads N           decode a text file with N threads (default: the\n"
 	"                            number of CPUs, at most 16, for a file of 64 MiB\n"
 	"                            or more, else 1; 1: no threads; merged text\n"

@@ -1024,6 +1024,20 @@ static void remember_comm(struct task_state *t, const struct vmsa_event *ev)
 	}
 }
 
+/*
+ * A kswapd thread keeps a row of its own past max_tasks (up to KSWAPD_EXTRA
+ * more rows): there is one a node, the kswapd table lists each, and folded
+ * into "(other tasks)" it made that process row a kswapd row, which the JSON
+ * wrote in "kswapd" without its direct reclaim, wake-up requests and stalls.
+ */
+#define KSWAPD_EXTRA 4096
+static bool kswapd_keeps_row(const struct vmsa_stats *st, const struct vmsa_event *ev)
+{
+	return st->nrows < st->max_tasks + KSWAPD_EXTRA &&
+	       (ev->type == VMSA_EV_KSWAPD_WAKE || ev->type == VMSA_EV_KSWAPD_SLEEP ||
+		(ev->comm_len >= 6 && memcmp(ev->comm, "kswapd", 6) == 0));
+}
+
 /* The row of the event's (pid, comm) to t->row (which may be shared). */
 static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
@@ -1035,7 +1049,7 @@ static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vm
 	if (t->row && t->last_len == ev->comm_len &&
 	    vmsa_same_bytes(t->last_comm, ev->comm, ev->comm_len))
 		return 0;
-	if (!t->row && st->nrows >= st->max_tasks) {
+	if (!t->row && st->nrows >= st->max_tasks && !kswapd_keeps_row(st, ev)) {
 		/* a task of no row yet is folded, its name not even interned, so
 		 * memory stays bounded: no row of its pid is in the table (rows are
 		 * made for a task's state, which is never let go of but folded,
@@ -1194,7 +1208,8 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 			  const struct vmsa_event *ev)
 {
 	struct vmsa_task_row *r = t->row;
-	t->is_kswapd = r->is_kswapd = true;
+	t->is_kswapd = true;
+	r->is_kswapd = !t->folded; /* ("(other tasks)" is a process row) */
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
 	vmsa_orders_t *by_order =
@@ -1220,7 +1235,8 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
 	struct vmsa_task_row *r = t->row;
-	t->is_kswapd = r->is_kswapd = true;
+	t->is_kswapd = true;
+	r->is_kswapd = !t->folded;
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
 	if (!t->awake) {

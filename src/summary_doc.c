@@ -978,8 +978,15 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 			      (size_t)json_object_get_string_len(comm), &id))
 		return VMSA_E_NOMEM;
 	r->key.comm_id = id;
-	r->key.pid = is_int(pid) ? (int32_t)json_object_get_int(pid) : -1;
-	sum->ignore_pid = !is_int(pid);
+	/* the row of the tasks past --max-tasks has no pid, as every row has
+	 * with --ignore-pid: it says which it is (the pids of the others were
+	 * dropped when it came last) */
+	if (other_tasks(o)) {
+		r->key.pid = VMSA_PID_OTHER;
+	} else {
+		r->key.pid = is_int(pid) ? (int32_t)json_object_get_int(pid) : -1;
+		sum->ignore_pid = !is_int(pid);
+	}
 	for (size_t i = 0; i < sizeof(windowed) / sizeof(windowed[0]); i++) {
 		jo *x = member(o, vmsa_ctx_name(windowed[i]));
 		if (x && !vmsa_row_ctx_mut(r, windowed[i]))

@@ -480,6 +480,34 @@ def test_max_tasks_row():
           other["direct"]["reclaims"] == 2 and
           all("other_tasks" not in p for p in doc["processes"] if p is not other) and
           all(p["pid"] is not None for p in doc["processes"] if p is not other), rows.keys())
+    # kswapd threads past --max-tasks keep their rows; the overflow row (a
+    # wake-up request and a reclaim folded) stays a process row, and its
+    # summary reads back as the trace's classic report, pids and all
+    ksw = os.path.join(WORK, "late-kswapd.txt")
+    with open(ksw, "wb") as f:
+        f.write(reclaim_lines(10, 3, 1) + reclaim_lines(11, 4, 1) + reclaim_lines(12, 5, 1))
+        f.write(b"           cat-13 [001] 6.000000: mm_vmscan_wakeup_kswapd: nid=0 zid=1 "
+                b"order=2 gfp_flags=GFP_KERNEL\n"
+                b"       kswapd0-35 [001] 6.000010: mm_vmscan_kswapd_wake: nid=0 zid=1 order=2\n"
+                b"       kswapd0-35 [001] 6.000900: mm_vmscan_kswapd_sleep: nid=0\n")
+    r = run(["-q", "-f", "json", "--max-tasks", "2", ksw])
+    kdoc = json.loads(r.stdout) if r.returncode == 0 else {"processes": [], "kswapd": []}
+    kother = [p for p in kdoc["processes"] if p.get("other_tasks")]
+    check("--max-tasks: a kswapd thread past it keeps its row; the overflow row is a process "
+          "row with the folded tasks' reclaim and wake-up request",
+          [(k["comm"], k["pid"], k["wakeups"]) for k in kdoc["kswapd"]] == [("kswapd0", 35, 1)]
+          and len(kother) == 1 and kother[0]["direct"]["reclaims"] == 1 and
+          kother[0]["wakeup_kswapd_requests"] == 1, (kdoc["processes"], kdoc["kswapd"]))
+    ksj = os.path.join(WORK, "late-kswapd.json")
+    with open(ksj, "wb") as f:
+        f.write(r.stdout)
+    a = run(["-q", "--max-tasks", "2", ksw])
+    b = run(["-q", ksj])
+    check("--max-tasks: the summary's classic report is the trace's (the pids kept, the "
+          "overflow row whole)", a.returncode == 0 and b.returncode == 0 and
+          b"dd-10" in b.stdout and
+          a.stdout.split(b"Process ")[1] == b.stdout.split(b"Process ")[1],
+          (a.stdout[-900:], b.stdout[-900:]))
     r = run(["merge", js[0], js[1]])
     try:
         merged = json.loads(r.stdout)["processes"]
