@@ -444,6 +444,9 @@ const char *vmsa_write_event_name(const struct vmsa_traits *t);
 /* The document's JSON tree, read in place (summary_doc.c); owned by the document. */
 struct json_object;
 const struct json_object *vmsa_doc_json(const struct vmsa_doc *d);
+/* The document's rows put in its tree, as a write or merge of trees needs
+ * them (tests: a merge of trees against a merge of rows read from files) */
+int vmsa_doc_rows_as_tree(const struct vmsa_doc *d);
 /* fn on each task row of d ("processes", or "kswapd"), in the document's order,
  * up to the first that returns non-zero (returned); a document of
  * vmsa_doc_from_summary_ref() makes each row for the call alone.  (Its tree,
@@ -574,6 +577,11 @@ struct json_object *vmsa_row_to_json(const struct vmsa_summary *sum, const struc
 /* Adds the "processes" and "kswapd" arrays to root, a document made without them */
 int vmsa_summary_rows_to_json(struct json_object *root, const struct vmsa_summary *sum);
 int vmsa_json_write(FILE *f, struct json_object *root, int pretty);
+/* The document root (which has no "processes" or "kswapd") as JSON to f with
+ * the rows of sum after it as those two lists, each row written directly
+ * (no tree): what vmsa_json_write() writes of root with the rows added. */
+int vmsa_json_write_rows_of(FILE *f, struct json_object *root, const struct vmsa_summary *sum,
+			    bool pretty);
 
 /* The counters of r's context c: zeros when it has counted none there */
 static inline const struct vmsa_counters *vmsa_row_ctx(const struct vmsa_task_row *r, int c)
@@ -731,6 +739,9 @@ int vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row 
  * block's, which frees them with itself): r counts nothing */
 void vmsa_row_counters_free(struct vmsa_task_row *r);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
+/* A copy of s of its own (block NULL, not shared; freed with its summary);
+ * NULL: out of memory. */
+struct vmsa_task_row *vmsa_row_clone(const struct vmsa_task_row *s);
 /* sum's rows in the order of their names, then pids (memcmp's order):
  * 0 or VMSA_E_NOMEM (the order is then unchanged) */
 int vmsa_summary_sort_rows(struct vmsa_summary *sum);

@@ -489,6 +489,11 @@ static struct vmsa_task_row *row_clone(const struct vmsa_task_row *s)
 	return d;
 }
 
+struct vmsa_task_row *vmsa_row_clone(const struct vmsa_task_row *s)
+{
+	return row_clone(s);
+}
+
 /* ---- row blocks ------------------------------------------------------ */
 
 static void block_unref(struct vmsa_row_block *b)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "report/json_rows.h"
 #include "summary_fields.h"
 
 typedef struct json_object jo;
@@ -34,6 +35,9 @@ struct vmsa_doc {
 	const struct vmsa_summary *sum; /* of the rows not in root; NULL: none */
 	struct vmsa_summary *owned;	/* sum, when freed with the document */
 	bool rows_left_out;		/* vmsa_doc_parse_file_no_rows() */
+	/* sum's rows were read from a summary file, each one checked to write
+	 * back as it was read (rows_read()), and merged as the tree would be */
+	bool rows_read;
 };
 
 void vmsa_doc_free(struct vmsa_doc *d)
@@ -168,10 +172,16 @@ static const char *value_end(const char *p, const char *e)
 	return NULL;
 }
 
+/* A top-level list of rows in the text: from its '[' to past its ']' */
+struct list_text {
+	const char *p, *e;
+};
+
 /* The text t of n bytes with [] for the values of its top-level "processes"
- * and "kswapd" arrays (NUL-terminated, its length in *len), or NULL when it is
- * not an object as expected (then it is parsed whole, and judged so) */
-static char *without_rows(const char *t, size_t n, size_t *len)
+ * and "kswapd" arrays (NUL-terminated, its length in *len; the lists' own
+ * text in lists[0] and [1], or NULL there), or NULL when it is not an object
+ * as expected (then it is parsed whole, and judged so) */
+static char *without_rows(const char *t, size_t n, size_t *len, struct list_text lists[2])
 {
 	const char *e = t + n, *p = skip_ws(t, e), *copied = t;
 	char *out = p < e && *p == '{' ? malloc(n + 1) : NULL;
@@ -191,6 +201,7 @@ static char *without_rows(const char *t, size_t n, size_t *len)
 			goto fail;
 		if (*p == '[' && ((ke - ks == 11 && !memcmp(ks, "\"processes\"", 11)) ||
 				  (ke - ks == 8 && !memcmp(ks, "\"kswapd\"", 8)))) {
+			lists[ke - ks == 8] = (struct list_text){p, ve};
 			memcpy(out + o, copied, (size_t)(p - copied));
 			o += (size_t)(p - copied);
 			memcpy(out + o, "[]", 2);
@@ -216,19 +227,27 @@ fail:
 	return NULL;
 }
 
-/* The file's JSON, its rows left out when asked (and it is an object) */
-static jo *parse_file(const char *path, bool rows)
+/* The file's text (NUL-terminated, its length in *n), or NULL with errno set */
+static char *read_text(const char *path, size_t *n)
 {
-	struct stat st;
-	if (rows || (stat(path, &st) == 0 && st.st_size >= INT_MAX)) /* (json-c's int lengths) */
-		return json_object_from_file(path);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
 	char *text = NULL;
-	size_t n = 0, cap = 0;
+	size_t cap = 0;
+	struct stat st; /* (read in one go, not grown up to the size by copies) */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX / 2) {
+		cap = (size_t)st.st_size + 2;
+		if (!(text = malloc(cap))) {
+			fclose(f);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	*n = 0;
 	for (;;) {
-		if (n == cap) {
+		if (*n + 1 >= cap) {
 			size_t c = cap ? 2 * cap : (size_t)1 << 16;
 			char *t = realloc(text, c);
 			if (!t) {
@@ -240,8 +259,8 @@ static jo *parse_file(const char *path, bool rows)
 			text = t;
 			cap = c;
 		}
-		size_t got = fread(text + n, 1, cap - n, f);
-		n += got;
+		size_t got = fread(text + *n, 1, cap - 1 - *n, f);
+		*n += got;
 		if (got == 0)
 			break;
 	}
@@ -252,30 +271,157 @@ static jo *parse_file(const char *path, bool rows)
 		errno = EIO;
 		return NULL;
 	}
-	size_t len;
-	char *cut = without_rows(text, n, &len);
+	text[*n] = '\0';
+	return text;
+}
+
+/* The JSON value of the n bytes at t, NULL if they are not one */
+static jo *parse_text(const char *t, size_t n)
+{
 	struct json_tokener *tok = json_tokener_new();
-	jo *root = tok ? json_tokener_parse_ex(tok, cut ? cut : text, (int)(cut ? len : n)) : NULL;
-	if (root && json_tokener_get_error(tok) != json_tokener_success) {
-		json_object_put(root);
-		root = NULL;
+	jo *v = tok ? json_tokener_parse_ex(tok, t, (int)n) : NULL;
+	if (v && json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(v);
+		v = NULL;
 	}
 	if (tok)
 		json_tokener_free(tok);
-	free(cut);
-	free(text);
-	errno = 0;
-	return root;
+	return v;
+}
+
+static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd);
+static void known_from_root(struct vmsa_summary *sum, jo *root);
+
+/*
+ * Whether row r, read from the JSON text [p, e) (parsed: o), writes back as
+ * it was: the text itself (a summary this tool wrote, not indented), or what
+ * json-c writes of o.  A row of keys or values this build does not write
+ * (another build's, edited by hand) is not, and its document keeps its tree.
+ */
+static bool row_is_exact(struct vmsa_summary *sum, const struct vmsa_task_row *r, jo *o,
+			 const char *p, const char *e, struct vmsa_jw *w)
+{
+	w->n = 0;
+	vmsa_jw_row(w, sum, r); /* (sum->ignore_pid is false: a null pid is -1) */
+	if (w->oom)
+		return false;
+	if (w->n == (size_t)(e - p) && !memcmp(w->p, p, w->n))
+		return true;
+	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
+	return t && strlen(t) == w->n && !memcmp(t, w->p, w->n);
+}
+
+/* The rows of the list l (kswapd's or not) into sum, each parsed alone:
+ * 0, VMSA_E_NOMEM, or 1: not rows this build reads exactly */
+static int rows_from_text(struct vmsa_summary *sum, size_t *cap, struct list_text l, bool kswapd,
+			  struct json_tokener *tok, struct vmsa_jw *w)
+{
+	const char *p = skip_ws(l.p + 1, l.e), *e = l.e;
+	if (p < e && *p == ']')
+		return 0;
+	for (;;) {
+		if (p >= e || *p != '{')
+			return 1;
+		/* json-c says where the row ends: the object it parses first */
+		json_tokener_reset(tok);
+		jo *o = json_tokener_parse_ex(tok, p, e - p > INT_MAX ? INT_MAX : (int)(e - p));
+		const char *ve = p + json_tokener_get_parse_end(tok);
+		if (!o || json_tokener_get_error(tok) != json_tokener_success || ve > e) {
+			json_object_put(o);
+			return 1; /* (the tree's parse says what is wrong) */
+		}
+		if (sum->nrows == *cap) {
+			size_t c = *cap ? 2 * *cap : 1024;
+			struct vmsa_task_row **rows = realloc(sum->rows, c * sizeof(*rows));
+			if (!rows) {
+				json_object_put(o);
+				return VMSA_E_NOMEM;
+			}
+			sum->rows = rows;
+			*cap = c;
+		}
+		int err = read_row(sum, o, kswapd);
+		bool exact = !err && row_is_exact(sum, sum->rows[sum->nrows - 1], o, p, ve, w);
+		json_object_put(o);
+		if (err == VMSA_E_NOMEM || w->oom)
+			return VMSA_E_NOMEM;
+		if (!exact)
+			return 1;
+		p = skip_ws(ve, e);
+		if (p < e && *p == ',') {
+			p = skip_ws(p + 1, e);
+			continue;
+		}
+		return p < e && *p == ']' ? 0 : 1;
+	}
+}
+
+/* The two lists are the root's last members, "processes" then "kswapd" */
+static bool lists_last(jo *root)
+{
+	const char *k1 = NULL, *k2 = NULL;
+	json_object_object_foreach(root, key, v)
+	{
+		(void)v;
+		k1 = k2;
+		k2 = key;
+	}
+	return k1 && k2 && !strcmp(k1, "processes") && !strcmp(k2, "kswapd");
+}
+
+/*
+ * The rows of a summary file read from its text a row at a time into a
+ * summary of the document's own, not as a tree (a summary of 65,000 tasks,
+ * 250 MB, took 3 GB and 14 s as one): 0, VMSA_E_NOMEM, or 1 when a row is
+ * not one this build writes back as it was (the document then keeps its
+ * tree, which merge and write take as it is).
+ */
+static int rows_read(struct vmsa_doc *d, const struct list_text lists[2])
+{
+	if (!lists[0].p || !lists[1].p || !lists_last(d->root))
+		return 1;
+	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
+	struct json_tokener *tok = json_tokener_new();
+	struct vmsa_jw w = {0};
+	int err = sum && tok ? 0 : VMSA_E_NOMEM;
+	size_t cap = 0;
+	if (!err)
+		known_from_root(sum, d->root);
+	for (int k = 0; k < 2 && !err; k++)
+		err = rows_from_text(sum, &cap, lists[k], k == 1, tok, &w);
+	vmsa_jw_release(&w);
+	if (tok)
+		json_tokener_free(tok);
+	if (err) {
+		vmsa_summary_free(sum);
+		return err;
+	}
+	sum->ignore_pid = false; /* (each row without a pid has -1) */
+	json_object_object_del(d->root, "processes");
+	json_object_object_del(d->root, "kswapd");
+	d->sum = d->owned = sum;
+	d->rows_read = true;
+	return 0;
 }
 
 static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 {
 	*out = NULL;
-	jo *root = parse_file(path, rows);
-	if (!root)
-		return errno == ENOENT || errno == EACCES || errno == EIO ? VMSA_E_IO
-		       : errno == ENOMEM				    ? VMSA_E_NOMEM
-									    : VMSA_E_CORRUPT;
+	size_t n;
+	char *text = read_text(path, &n);
+	if (!text)
+		return errno == ENOMEM ? VMSA_E_NOMEM : VMSA_E_IO;
+	struct list_text lists[2] = {{NULL, NULL}, {NULL, NULL}};
+	size_t len = 0;
+	char *cut = n < INT_MAX ? without_rows(text, n, &len, lists) : NULL;
+	bool was_cut = cut != NULL;
+	jo *root = n < INT_MAX ? parse_text(cut ? cut : text, cut ? len : n) : NULL;
+	free(cut);
+	if (!root) {
+		free(text);
+		return VMSA_E_CORRUPT;
+	}
 	jo *schema, *ver;
 	if (!json_object_object_get_ex(root, "schema", &schema) ||
 	    strcmp(json_object_get_string(schema) ? json_object_get_string(schema) : "",
@@ -283,11 +429,24 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	    !json_object_object_get_ex(root, "schema_version", &ver) ||
 	    json_object_get_int(ver) != VMSA_SCHEMA_VERSION) {
 		json_object_put(root);
+		free(text);
 		return VMSA_E_UNSUPPORTED;
 	}
 	int err = doc_wrap(out, root);
-	if (!err)
-		(*out)->rows_left_out = !rows;
+	if (!err && !rows)
+		(*out)->rows_left_out = true;
+	if (!err && rows && was_cut && (err = rows_read(*out, lists)) == 1) {
+		/* the whole tree, as the file holds it */
+		jo *whole_root = parse_text(text, n);
+		err = whole_root ? 0 : VMSA_E_CORRUPT;
+		json_object_put((*out)->root);
+		(*out)->root = whole_root;
+	}
+	free(text);
+	if (err) {
+		vmsa_doc_free(*out);
+		*out = NULL;
+	}
 	return err;
 }
 
@@ -306,10 +465,26 @@ const struct json_object *vmsa_doc_json(const struct vmsa_doc *d)
 	return d->root;
 }
 
+/* The document's rows are its summary's, not in its tree */
+static bool rows_in_sum(const struct vmsa_doc *d)
+{
+	return d->sum && !json_object_object_get_ex(d->root, "processes", NULL);
+}
+
+int vmsa_doc_rows_as_tree(const struct vmsa_doc *d)
+{
+	return whole(d);
+}
+
 int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty)
 {
-	int err = whole(d);
-	return err ? err : vmsa_json_write(f, d->root, pretty);
+	if (d->rows_left_out)
+		return VMSA_E_INVAL;
+	/* the rows written from the summary as they are made, no tree (what a
+	 * tree of them writes: the writers are held to each other's bytes) */
+	if (rows_in_sum(d))
+		return vmsa_json_write_rows_of(f, d->root, d->sum, pretty != 0);
+	return vmsa_json_write(f, d->root, pretty);
 }
 
 /* ---- merge ------------------------------------------------------------ */
@@ -605,14 +780,149 @@ static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 	return 0;
 }
 
+/* ---- rows merged in summaries read from files ---- */
+
+static uint64_t native_hash(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+{
+	size_t len;
+	const char *name = vmsa_summary_comm(sum, r, &len);
+	uint64_t h = r->is_kswapd ? 0x9E3779B97F4A7C15ull : 0xCBF29CE484222325ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001B3ull;
+	h ^= (uint64_t)(uint32_t)r->key.pid * 0xC2B2AE3D27D4EB4Full;
+	return h ^ (h >> 29);
+}
+
+/* same_row() of the rows' JSON, in the same list: the same comm and pid (a
+ * null pid -1; the overflow row's VMSA_PID_OTHER, its other_tasks) */
+static bool native_same(const struct vmsa_summary *a, const struct vmsa_task_row *x,
+			const struct vmsa_summary *b, const struct vmsa_task_row *y)
+{
+	size_t la, lb;
+	if (x->is_kswapd != y->is_kswapd || x->key.pid != y->key.pid)
+		return false;
+	const char *na = vmsa_summary_comm(a, x, &la), *nb = vmsa_summary_comm(b, y, &lb);
+	return la == lb && !memcmp(na, nb, la);
+}
+
+static size_t *native_slot(size_t *slot, size_t mask, const struct vmsa_summary *d,
+			   const struct vmsa_summary *s, const struct vmsa_task_row *r)
+{
+	for (size_t i = native_hash(s, r) & mask;; i = (i + 1) & mask)
+		if (!slot[i] || native_same(d, d->rows[slot[i] - 1], s, r))
+			return &slot[i];
+}
+
+struct named_row {
+	struct vmsa_task_row *r;
+	const char *name;
+	size_t len;
+};
+
+/* row_order() of the rows' JSON, the processes' list first */
+static int native_order(const void *x, const void *y)
+{
+	const struct named_row *a = x, *b = y;
+	if (a->r->is_kswapd != b->r->is_kswapd)
+		return a->r->is_kswapd ? 1 : -1;
+	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	int64_t p = a->r->key.pid < 0 ? -1 : a->r->key.pid, q = b->r->key.pid < 0 ? -1 : b->r->key.pid;
+	return (p > q) - (p < q);
+}
+
+/*
+ * The rows of s added into d's as merge_rows() adds the lists of their JSON
+ * (each row read back exactly: rows_read()): a row of the same key takes the
+ * other's counts (vmsa_row_merge() adds what the field table adds: counters,
+ * per-order counts, histograms bucket by bucket, the first nid), a new one is
+ * copied, and the lists are sorted by comm, then pid.
+ */
+static int merge_rows_native(struct vmsa_summary *d, const struct vmsa_summary *s)
+{
+	size_t cap = 16;
+	while (cap < 2 * (d->nrows + s->nrows))
+		cap *= 2;
+	size_t *slot = calloc(cap, sizeof(*slot));
+	struct vmsa_task_row **rows =
+		slot ? realloc(d->rows, (d->nrows + s->nrows + 1) * sizeof(*rows)) : NULL;
+	if (!rows) {
+		free(slot);
+		return VMSA_E_NOMEM;
+	}
+	d->rows = rows;
+	for (size_t j = 0; j < d->nrows; j++) {
+		size_t *sl = native_slot(slot, cap - 1, d, d, d->rows[j]);
+		if (!*sl)
+			*sl = j + 1;
+	}
+	int err = 0;
+	for (size_t i = 0; !err && i < s->nrows; i++) {
+		const struct vmsa_task_row *r = s->rows[i];
+		size_t *sl = native_slot(slot, cap - 1, d, s, r);
+		if (*sl) {
+			err = vmsa_row_merge(d->rows[*sl - 1], r);
+			continue;
+		}
+		struct vmsa_task_row *c = vmsa_row_clone(r);
+		if (!c) {
+			err = VMSA_E_NOMEM;
+			break;
+		}
+		d->rows[d->nrows++] = c;
+		size_t len;
+		const char *name = vmsa_summary_comm(s, r, &len);
+		uint32_t id;
+		if (vmsa_comms_intern(&d->comms, name, len, &id)) {
+			err = VMSA_E_NOMEM;
+			break;
+		}
+		c->key.comm_id = id;
+		*sl = d->nrows;
+	}
+	free(slot);
+	struct named_row *nr = err ? NULL : malloc((d->nrows + 1) * sizeof(*nr));
+	if (!err && !nr)
+		err = VMSA_E_NOMEM;
+	if (err)
+		return err;
+	for (size_t i = 0; i < d->nrows; i++) {
+		nr[i].r = d->rows[i];
+		nr[i].name = vmsa_summary_comm(d, d->rows[i], &nr[i].len);
+	}
+	qsort(nr, d->nrows, sizeof(*nr), native_order);
+	for (size_t i = 0; i < d->nrows; i++)
+		d->rows[i] = nr[i].r;
+	free(nr);
+	return 0;
+}
+
+/* The rows of both merge in their summaries: both were read from files and
+ * say alike what is known (else nulls would differ row by row: the trees) */
+static bool merge_natively(const struct vmsa_doc *dst, const struct vmsa_doc *src)
+{
+	if (!dst->rows_read || !src->rows_read || dst->owned != dst->sum || !rows_in_sum(dst) ||
+	    !rows_in_sum(src))
+		return false;
+	struct vmsa_known a = vmsa_known_of(dst->sum), b = vmsa_known_of(src->sum);
+	return a.sync == b.sync && a.scanned == b.scanned && a.reclaimed == b.reclaimed &&
+	       a.end_reclaimed == b.end_reclaimed;
+}
+
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 {
 	jo *d = dst->root, *s = src->root;
-	int err = whole(dst);
-	if (!err)
+	bool native = merge_natively(dst, src);
+	int err = native ? 0 : whole(dst);
+	if (!err && !native)
 		err = whole(src);
 	if (!err)
 		err = merge_obj(d, s, &vmsa_summary_shape);
+	if (!err && native)
+		err = merge_rows_native(dst->owned, src->sum);
 	if (err)
 		return err;
 	/* the VMSA_MERGE_DERIVED fields */
@@ -630,9 +940,11 @@ int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 		if (unsaid)
 			json_object_object_add(in, "events_lost", NULL);
 	}
-	if (json_object_object_get_ex(d, "totals", &tot) &&
-	    json_object_object_get_ex(d, "processes", &p) &&
-	    json_object_object_get_ex(d, "kswapd", &k))
+	if (json_object_object_get_ex(d, "totals", &tot) && native)
+		set_u(tot, "tasks", dst->owned->nrows);
+	else if (json_object_object_get_ex(d, "totals", &tot) &&
+		 json_object_object_get_ex(d, "processes", &p) &&
+		 json_object_object_get_ex(d, "kswapd", &k))
 		set_u(tot, "tasks", json_object_array_length(p) + json_object_array_length(k));
 	return 0;
 }
@@ -1162,25 +1474,82 @@ static bool has_note(jo *notes, const char *key)
 	return false;
 }
 
+/* What vmsa_known_of() reads, as the document's root says it */
+static void known_from_root(struct vmsa_summary *sum, jo *root)
+{
+	jo *tot = member(root, "totals"), *known = member(tot, "pages_scanned_known");
+	sum->totals.sync_applicable = json_object_get_boolean(member(tot, "sync_io_applicable"));
+	sum->totals.scans_missing = known && !json_object_get_boolean(known);
+	sum->reclaims_missing = has_note(member(root, "notes"), "reclaims_missing");
+	/* the writer's null: some end event did not say its nr_reclaimed */
+	sum->ends_without_reclaimed = said_null(member(tot, "direct"), "end_nr_reclaimed_pages");
+}
+
+/* The rows of a summary read from a file, copied: what read_row() gives of
+ * their JSON (rows_read() held them to it) */
+static int copy_rows(struct vmsa_summary *sum, const struct vmsa_summary *from)
+{
+	for (size_t i = 0; i < from->nrows; i++) {
+		const struct vmsa_task_row *s = from->rows[i];
+		struct vmsa_task_row *r = vmsa_row_clone(s);
+		if (!r)
+			return VMSA_E_NOMEM;
+		sum->rows[sum->nrows++] = r;
+		size_t len;
+		const char *name = vmsa_summary_comm(from, s, &len);
+		uint32_t id;
+		if (vmsa_comms_intern(&sum->comms, name, len, &id))
+			return VMSA_E_NOMEM;
+		r->key.comm_id = id;
+		if (r->key.pid != VMSA_PID_OTHER) /* (read_row()'s: the last one's) */
+			sum->ignore_pid = r->key.pid < 0;
+	}
+	return 0;
+}
+
+/* The rows of an analysis' summary as its JSON reads back, a row at a time
+ * (processes, then kswapd threads: the lists' order) */
+static int rows_via_json(struct vmsa_summary *sum, const struct vmsa_summary *from)
+{
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < from->nrows; i++) {
+			const struct vmsa_task_row *r = from->rows[i];
+			if (r->is_kswapd != (k == 1))
+				continue;
+			jo *o = vmsa_row_to_json(from, r);
+			if (!o)
+				return VMSA_E_NOMEM;
+			int err = read_row(sum, o, k == 1);
+			json_object_put(o);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
 int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 {
 	*out = NULL;
-	int made = whole(d);
-	if (made)
-		return made;
+	if (d->rows_left_out)
+		return VMSA_E_INVAL; /* (they were never read) */
+	bool tree = !rows_in_sum(d);
 	jo *root = d->root, *procs = member(root, "processes"), *ksw = member(root, "kswapd");
 	jo *in = member(root, "input"), *lat = member(root, "latency");
-	if (!member(root, "totals") || !in || !json_object_is_type(procs, json_type_array) ||
-	    !json_object_is_type(ksw, json_type_array))
+	if (!member(root, "totals") || !in ||
+	    (tree && (!json_object_is_type(procs, json_type_array) ||
+		      !json_object_is_type(ksw, json_type_array))))
 		return VMSA_E_CORRUPT;
 	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return VMSA_E_NOMEM;
-	size_t np = json_object_array_length(procs), nk = json_object_array_length(ksw);
+	size_t np = tree ? json_object_array_length(procs) : d->sum->nrows;
+	size_t nk = tree ? json_object_array_length(ksw) : 0;
 	int err = VMSA_E_NOMEM;
 	if (!(sum->rows = calloc(np + nk + 1, sizeof(*sum->rows))))
 		goto fail;
-	for (size_t i = 0; i < np + nk; i++)
+	if (!tree && (err = d->rows_read ? copy_rows(sum, d->sum) : rows_via_json(sum, d->sum)))
+		goto fail;
+	for (size_t i = 0; tree && i < np + nk; i++)
 		if ((err = read_row(sum, json_object_array_get_idx(i < np ? procs : ksw,
 								   i < np ? i : i - np),
 				    i >= np)))

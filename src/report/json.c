@@ -417,22 +417,34 @@ int vmsa_json_write(FILE *f, struct json_object *root, int pretty)
 int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 		     const struct vmsa_report_options *opts)
 {
-	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
-		    (opts && opts->pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
 	jo *root = summary_json(sum, false);
-	const char *s = root ? json_object_to_json_string_ext(root, flags) : NULL;
-	if (!s) {
-		json_object_put(root);
+	if (!root)
 		return VMSA_E_NOMEM;
-	}
+	int err = vmsa_json_write_rows_of(f, root, sum, opts && opts->pretty);
+	json_object_put(root);
+	return err;
+}
+
+int vmsa_json_write_rows_of(FILE *f, struct json_object *root, const struct vmsa_summary *sum,
+			    bool pretty)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
+		    (pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
+	const char *s = json_object_to_json_string_ext(root, flags);
+	if (!s)
+		return VMSA_E_NOMEM;
 	size_t n = strlen(s);
 	while (n && s[n - 1] != '}')
 		n--;
-	fwrite(s, 1, n ? n - 1 : 0, f); /* without its closing brace */
-	json_object_put(root);
+	if (n)
+		n--; /* without its closing brace */
+	while (pretty && n && s[n - 1] == '\n')
+		n--; /* (and the line it is on) */
+	fwrite(s, 1, n, f);
 	/* the rows are written directly (json_rows.c), not as trees; indented
-	 * (--pretty) through vmsa_jw_pretty(): a tree a row took 20 times as long */
-	bool pretty = opts && opts->pretty;
+	 * (--pretty) through vmsa_jw_pretty() as json-c indents them in the
+	 * tree, two levels down: a tree a row took 20 times as long */
+	const char *const sep = pretty ? ",\n    " : ",";
 	struct vmsa_jw w = {0}, row = {0};
 	/* the rows of the lists after the first, found in the first pass: a
 	 * pass over all rows to find the few kswapd ones costs as much as
@@ -441,7 +453,9 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 	if (!later)
 		return VMSA_E_NOMEM;
 	for (size_t pass = 0; pass < sizeof(row_lists) / sizeof(row_lists[0]); pass++) {
-		fprintf(f, "%s\"%s\":[", pass ? "]," : ",", row_lists[pass].key);
+		if (pass)
+			fputs(pretty ? "\n  ]" : "]", f);
+		fprintf(f, pretty ? ",\n  \"%s\":[" : ",\"%s\":[", row_lists[pass].key);
 		bool first = true;
 		size_t nlist = pass ? nlater : sum->nrows;
 		for (size_t k = 0; k < nlist; k++) {
@@ -458,13 +472,15 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 			}
 			/* rows are written a megabyte at a time: a write a row
 			 * costs more than the row where they are many */
-			if (!first)
-				vmsa_jw_put(&w, ",", 1);
+			if (first)
+				vmsa_jw_put(&w, sep + 1, strlen(sep + 1));
+			else
+				vmsa_jw_put(&w, sep, strlen(sep));
 			first = false;
 			if (pretty) {
 				row.n = 0;
 				vmsa_jw_row(&row, sum, r);
-				vmsa_jw_pretty(&w, row.p, row.n);
+				vmsa_jw_pretty(&w, row.p, row.n, 2);
 			} else {
 				vmsa_jw_row(&w, sum, r);
 			}
@@ -486,6 +502,6 @@ int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
 	vmsa_jw_release(&w);
 	vmsa_jw_release(&row);
 	free(later);
-	fputs("]}\n", f);
+	fputs(pretty ? "\n  ]\n}\n" : "]}\n", f);
 	return ferror(f) ? VMSA_E_IO : 0;
 }

@@ -68,7 +68,7 @@ static inline bool reserve(struct vmsa_jw *w, size_t n)
 
 static inline void emit(struct vmsa_jw *w, const char *s, size_t n)
 {
-	if (!reserve(w, n))
+	if (!n || !reserve(w, n)) /* (nothing: w->p may be NULL yet) */
 		return;
 	memcpy(w->p + w->n, s, n);
 	w->n += n;
@@ -336,9 +336,8 @@ static void newline_indent(struct vmsa_jw *w, int level)
 	w->n += 2 * (size_t)level;
 }
 
-void vmsa_jw_pretty(struct vmsa_jw *w, const char *s, size_t n)
+void vmsa_jw_pretty(struct vmsa_jw *w, const char *s, size_t n, int level)
 {
-	int level = 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 		if (c == '"') { /* a string, as it stands */

@@ -37,8 +37,9 @@ void vmsa_jw_row(struct vmsa_jw *w, const struct vmsa_summary *sum, const struct
 /* Appends the n bytes of JSON text s (as json-c writes it without indenting)
  * as json-c writes it with JSON_C_TO_STRING_PRETTY: each member and element
  * on a line of its own, two spaces a level, an empty object's or array's
- * closer on the next line. */
-void vmsa_jw_pretty(struct vmsa_jw *w, const char *s, size_t n);
+ * closer on the next line; level: the depth it stands at (0: a document of
+ * its own, 2: a row in a summary's list). */
+void vmsa_jw_pretty(struct vmsa_jw *w, const char *s, size_t n, int level);
 
 /* The n bytes of s as UTF-8 into out (room for 3n): valid sequences kept,
  * every other byte U+FFFD.  Returns the bytes written. */

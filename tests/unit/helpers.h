@@ -19,6 +19,21 @@ struct run {
 static inline struct run analyze_source(struct vmsa_source *src,
 					const struct vmsa_stats_options *opts);
 
+/* @text into a file read by @parse (as /proc/self/fd/N, gone after): its status */
+static inline int parse_text(int (*parse)(struct vmsa_doc **, const char *), const char *text,
+			     struct vmsa_doc **d)
+{
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fflush(f);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(f));
+	int err = parse(d, path);
+	fclose(f);
+	return err;
+}
+
 /* Analyse @text (or the file @path when text is NULL). */
 static inline struct run analyze(const char *text, const char *path,
 				 const struct vmsa_stats_options *opts)

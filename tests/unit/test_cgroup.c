@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "internal.h"
+#include "helpers.h"
 #include "metrics_helpers.h"
 
 static char proc[] = "/tmp/vmsa-proc-XXXXXX";
@@ -380,6 +381,102 @@ START_TEST(test_doc_ref_same_as_whole)
 }
 END_TEST
 
+/* text into a file, parsed as a summary document */
+static struct vmsa_doc *parsed(const char *text)
+{
+	struct vmsa_doc *d;
+	ck_assert_int_eq(parse_text(vmsa_doc_parse_file, text, &d), 0);
+	return d;
+}
+
+static char *classic_of(const struct vmsa_doc *d)
+{
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_summary_from_doc(&sum, d), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(vmsa_report_classic(f, sum, NULL), 0);
+	fclose(f);
+	vmsa_summary_free(sum);
+	return buf;
+}
+
+/*
+ * A summary file's rows are read a row at a time into a summary of the
+ * document's own, not a tree: what it writes, merges into and reads back
+ * as is what the tree of the same file gives (vmsa_doc_rows_as_tree()), and
+ * a row this build would not write as it stands (a key of a newer build)
+ * keeps the document's tree, and the key.
+ */
+START_TEST(test_rows_read_as_tree)
+{
+	const int sa[6] = {2, 4, 3, 1, 0, 1}, sb[6] = {0, 1, 5, 0, 2, 0};
+	struct vmsa_summary *a = summary_of(sa), *b = summary_of(sb);
+	struct vmsa_doc *da, *db;
+	ck_assert_int_eq(vmsa_doc_from_summary(&da, a), 0);
+	ck_assert_int_eq(vmsa_doc_from_summary(&db, b), 0);
+	char *ta = written(da), *tb = written(db);
+	vmsa_doc_free(da);
+	vmsa_doc_free(db);
+	/* written back as read; the rows not in its tree */
+	struct vmsa_doc *na = parsed(ta), *nb = parsed(tb), *xa = parsed(ta), *xb = parsed(tb);
+	ck_assert(!json_object_object_get_ex((struct json_object *)vmsa_doc_json(na), "processes",
+					     NULL));
+	char *w = written(na);
+	ck_assert_str_eq(w, ta);
+	free(w);
+	ck_assert_int_eq(vmsa_doc_rows_as_tree(xa), 0);
+	ck_assert_int_eq(vmsa_doc_rows_as_tree(xb), 0);
+	ck_assert(json_object_object_get_ex((struct json_object *)vmsa_doc_json(xa), "processes",
+					    NULL));
+	char *ca = classic_of(na), *cx = classic_of(xa);
+	ck_assert_str_eq(ca, cx);
+	free(ca);
+	free(cx);
+	/* merged: rows of one key add up, new ones come in order */
+	ck_assert_int_eq(vmsa_doc_merge(na, nb), 0);
+	ck_assert_int_eq(vmsa_doc_merge(xa, xb), 0);
+	ck_assert(!json_object_object_get_ex((struct json_object *)vmsa_doc_json(na), "processes",
+					     NULL));
+	char *mn = written(na), *mx = written(xa);
+	ck_assert_str_eq(mn, mx);
+	ck_assert_str_ne(mn, ta);
+	ck_assert_ptr_nonnull(strstr(mn, "\"tasks\":7,"));
+	ca = classic_of(na);
+	cx = classic_of(xa);
+	ck_assert_str_eq(ca, cx);
+	free(ca);
+	free(cx);
+	free(mn);
+	free(mx);
+	vmsa_doc_free(na);
+	vmsa_doc_free(nb);
+	vmsa_doc_free(xa);
+	vmsa_doc_free(xb);
+	/* a row with a key this build does not write: the tree, the key kept */
+	char *p = strstr(ta, "\"comm\":\"sh\"");
+	ck_assert_ptr_nonnull(p);
+	size_t at = (size_t)(p - ta);
+	char *t2 = malloc(strlen(ta) + 32);
+	memcpy(t2, ta, at);
+	strcpy(t2 + at, "\"future\":1,");
+	strcat(t2, ta + at);
+	struct vmsa_doc *fd = parsed(t2);
+	ck_assert(json_object_object_get_ex((struct json_object *)vmsa_doc_json(fd), "processes",
+					    NULL));
+	w = written(fd);
+	ck_assert_str_eq(w, t2);
+	free(w);
+	vmsa_doc_free(fd);
+	free(t2);
+	free(ta);
+	free(tb);
+	vmsa_summary_free(a);
+	vmsa_summary_free(b);
+}
+END_TEST
+
 Suite *cgroup_suite(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -388,6 +485,7 @@ Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_cgroups_read_once);
 	tcase_add_test(tc, test_cgroup_metrics);
 	tcase_add_test(tc, test_doc_ref_same_as_whole);
+	tcase_add_test(tc, test_rows_read_as_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }

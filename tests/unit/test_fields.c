@@ -139,21 +139,6 @@ END_TEST
 
 /* ---- merge on hand-made documents ------------------------------------ */
 
-/* text into a file read by parse (the file removed after): its status */
-static int parse_text(int (*parse)(struct vmsa_doc **, const char *), const char *text,
-		      struct vmsa_doc **d)
-{
-	char path[] = "/tmp/vmsa-fields-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	FILE *f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	int err = parse(d, path);
-	unlink(path);
-	return err;
-}
-
 static struct vmsa_doc *doc_of(const char *text)
 {
 	struct vmsa_doc *d;

@@ -645,7 +645,7 @@ START_TEST(test_json_rows_as_json_c_writes_them)
 	for (size_t i = 0; i < sum->nrows; i++) {
 		struct vmsa_jw a = {0}, b = {0};
 		vmsa_jw_row(&a, sum, sum->rows[i]);
-		vmsa_jw_pretty(&b, a.p, a.n);
+		vmsa_jw_pretty(&b, a.p, a.n, 0);
 		struct json_object *obj = vmsa_row_to_json(sum, sum->rows[i]);
 		const char *text = json_object_to_json_string_ext(
 			obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
