@@ -305,6 +305,9 @@ int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src);
 #define VMSA_COMM_OTHER "(other tasks)"
 /* the pid of the (other tasks) row: tasks past --max-tasks */
 #define VMSA_PID_OTHER (-2)
+/* the pid of a row by name alone (--ignore-pid), or read from a summary's
+ * row whose pid is null */
+#define VMSA_PID_NONE (-1)
 
 /* ---- sources recorded for the input block ------------------------ */
 

@@ -1931,7 +1931,7 @@ static int merge_by_name(struct vmsa_summary *sum)
 			if (!(r = sum_own_row(sum, i)))
 				return VMSA_E_NOMEM;
 			if (r->key.pid != VMSA_PID_OTHER) /* it stays marked */
-				r->key.pid = -1;
+				r->key.pid = VMSA_PID_NONE;
 			sum->rows[i] = NULL;
 			sum->rows[out++] = r;
 		}

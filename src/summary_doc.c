@@ -302,7 +302,7 @@ static bool row_is_exact(struct vmsa_summary *sum, const struct vmsa_task_row *r
 			 const char *p, const char *e, struct vmsa_jw *w)
 {
 	w->n = 0;
-	vmsa_jw_row(w, sum, r); /* (sum->ignore_pid is false: a null pid is -1) */
+	vmsa_jw_row(w, sum, r); /* (sum->ignore_pid is false: a null pid is VMSA_PID_NONE) */
 	if (w->oom)
 		return false;
 	if (w->n == (size_t)(e - p) && !memcmp(w->p, p, w->n))
@@ -397,7 +397,7 @@ static int rows_read(struct vmsa_doc *d, const struct list_text lists[2])
 		vmsa_summary_free(sum);
 		return err;
 	}
-	sum->ignore_pid = false; /* (each row without a pid has -1) */
+	sum->ignore_pid = false; /* (each row without a pid has VMSA_PID_NONE) */
 	json_object_object_del(d->root, "processes");
 	json_object_object_del(d->root, "kswapd");
 	d->sum = d->owned = sum;
@@ -794,7 +794,7 @@ static uint64_t native_hash(const struct vmsa_summary *sum, const struct vmsa_ta
 }
 
 /* same_row() of the rows' JSON, in the same list: the same comm and pid (a
- * null pid -1; the overflow row's VMSA_PID_OTHER, its other_tasks) */
+ * null pid VMSA_PID_NONE; the overflow row's VMSA_PID_OTHER, its other_tasks) */
 static bool native_same(const struct vmsa_summary *a, const struct vmsa_task_row *x,
 			const struct vmsa_summary *b, const struct vmsa_task_row *y)
 {
@@ -830,7 +830,9 @@ static int native_order(const void *x, const void *y)
 		return c;
 	if (a->len != b->len)
 		return a->len < b->len ? -1 : 1;
-	int64_t p = a->r->key.pid < 0 ? -1 : a->r->key.pid, q = b->r->key.pid < 0 ? -1 : b->r->key.pid;
+	/* (a null pid sorts as -1: the overflow row's too) */
+	int64_t p = a->r->key.pid == VMSA_PID_OTHER ? VMSA_PID_NONE : a->r->key.pid;
+	int64_t q = b->r->key.pid == VMSA_PID_OTHER ? VMSA_PID_NONE : b->r->key.pid;
 	return (p > q) - (p < q);
 }
 
@@ -1296,7 +1298,7 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 	if (other_tasks(o)) {
 		r->key.pid = VMSA_PID_OTHER;
 	} else {
-		r->key.pid = is_int(pid) ? (int32_t)json_object_get_int(pid) : -1;
+		r->key.pid = is_int(pid) ? (int32_t)json_object_get_int(pid) : VMSA_PID_NONE;
 		sum->ignore_pid = !is_int(pid);
 	}
 	for (size_t i = 0; i < sizeof(windowed) / sizeof(windowed[0]); i++) {
@@ -1502,7 +1504,7 @@ static int copy_rows(struct vmsa_summary *sum, const struct vmsa_summary *from)
 			return VMSA_E_NOMEM;
 		r->key.comm_id = id;
 		if (r->key.pid != VMSA_PID_OTHER) /* (read_row()'s: the last one's) */
-			sum->ignore_pid = r->key.pid < 0;
+			sum->ignore_pid = r->key.pid == VMSA_PID_NONE;
 	}
 	return 0;
 }

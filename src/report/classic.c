@@ -27,8 +27,9 @@ static void put_name(FILE *f, const char *s, size_t n)
 /* "-pid" after a row's name ("-%" PRId32), or nothing: its length */
 static size_t pid_text(const struct vmsa_summary *sum, const struct vmsa_task_row *r, char b[16])
 {
-	/* the (other tasks) row stands for many pids: it shows none */
-	if (sum->ignore_pid || r->key.pid == VMSA_PID_OTHER)
+	/* the (other tasks) row stands for many pids, and a row read back
+	 * from a summary may have none (merged with --ignore-pid rows) */
+	if (sum->ignore_pid || r->key.pid == VMSA_PID_OTHER || r->key.pid == VMSA_PID_NONE)
 		return 0;
 	int64_t pid = r->key.pid;
 	char d[20];

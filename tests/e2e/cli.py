@@ -531,6 +531,13 @@ def test_max_tasks_row():
         merged = []
     got = sorted(((p["comm"], p["pid"], p.get("other_tasks", False),
                    p["direct"]["reclaims"]) for p in merged), key=str)
+    r2 = run(["-q", js[0], byname])
+    labels = [l.split()[0] for l in r2.stdout.decode(errors="replace").splitlines()
+              if l.startswith(("dd", "(other"))]
+    check("a summary by name and one by pid read together: the rows without a pid are "
+          "labelled by name alone, not '-1'",
+          r2.returncode == 0 and "dd" in labels and "dd-10" in labels and
+          not any(l.endswith("--1") for l in labels), labels)
     check("merge: a row without pid is not taken for the overflow row",
           r.returncode == 0 and got == sorted([("(other tasks)", None, True, 2), ("dd", None, False, 3),
                                                ("dd", 10, False, 1), ("dd", 11, False, 1)],
