@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "cli.h"
 
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
@@ -273,6 +275,62 @@ static int analyze_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 	return status;
 }
 
+/*
+ * Where the JSON of the file at path stops being JSON, as "line L, column C:
+ * what json-c says" into buf; false when it is JSON (or cannot be read).
+ */
+static bool json_error_at(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	struct json_tokener *tok = json_tokener_new();
+	char chunk[65536];
+	size_t got, line = 1, col = 1;
+	enum json_tokener_error err = json_tokener_continue;
+	struct json_object *v = NULL;
+	bool after = false; /* text after the value */
+	while (tok && !after && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		size_t end = got;
+		if (!v) {
+			v = json_tokener_parse_ex(tok, chunk, (int)got);
+			err = json_tokener_get_error(tok);
+			if (err != json_tokener_continue)
+				end = json_tokener_get_parse_end(tok);
+		}
+		for (size_t i = 0; i < got && !after; i++) {
+			if (v && i >= end && chunk[i] != ' ' && chunk[i] != '\t' && chunk[i] != '\n' &&
+			    chunk[i] != '\r') {
+				after = true;
+				break;
+			}
+			if (!v && i >= end)
+				break;
+			if (chunk[i] == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+		if (!v && err != json_tokener_continue)
+			break;
+	}
+	fclose(f);
+	bool bad = tok && (!v || after);
+	if (after)
+		snprintf(buf, n, "line %zu, column %zu: more after the document's end (two in one file?)",
+			 line, col);
+	else if (bad && err == json_tokener_continue)
+		snprintf(buf, n, "line %zu, column %zu: the JSON ends before it is whole", line, col);
+	else if (bad)
+		snprintf(buf, n, "line %zu, column %zu: %s", line, col, json_tokener_error_desc(err));
+	json_object_put(v);
+	if (tok)
+		json_tokener_free(tok);
+	return bad;
+}
+
 int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **out)
 {
 	*out = NULL;
@@ -281,7 +339,10 @@ int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **o
 	if (vmsa_input_detect_path(path, &kind) || kind != VMSA_INPUT_SUMMARY)
 		return analyze_doc(c, path, out);
 	int err = rows ? vmsa_doc_parse_file(out, path) : vmsa_doc_parse_file_no_rows(out, path);
-	if (err)
+	char where[160];
+	if (err == VMSA_E_CORRUPT && json_error_at(path, where, sizeof(where)))
+		fprintf(stderr, "vmscan-analyze: %s: not valid JSON at %s\n", path, where);
+	else if (err)
 		fprintf(stderr, "vmscan-analyze: %s: %s\n", path,
 			err == VMSA_E_UNSUPPORTED
 				? "not a vmscan-analyze JSON summary of schema version 1"

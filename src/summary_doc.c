@@ -275,12 +275,15 @@ static char *read_text(const char *path, size_t *n)
 	return text;
 }
 
-/* The JSON value of the n bytes at t, NULL if they are not one */
+/* The JSON value of the n bytes at t, NULL if they are not one (and
+ * nothing but white space after it: two summaries in one file are not the
+ * first one) */
 static jo *parse_text(const char *t, size_t n)
 {
 	struct json_tokener *tok = json_tokener_new();
 	jo *v = tok ? json_tokener_parse_ex(tok, t, (int)n) : NULL;
-	if (v && json_tokener_get_error(tok) != json_tokener_success) {
+	if (v && (json_tokener_get_error(tok) != json_tokener_success ||
+		  skip_ws(t + json_tokener_get_parse_end(tok), t + n) != t + n)) {
 		json_object_put(v);
 		v = NULL;
 	}

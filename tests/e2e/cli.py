@@ -629,6 +629,36 @@ def test_unwrap():
           dp["input"]["sources"][0]["traits"])
 
 
+def test_corrupt_summary_where():
+    """A JSON summary that is not JSON: exit 6 and where it stops being JSON
+    (line, column, json-c's words); two summaries in one file are refused,
+    not read as the first."""
+    trace = os.path.join(WORK, "where.txt")
+    with open(trace, "wb") as f:
+        f.write(reclaim_lines(10, 3, 2))
+    r = run(["-q", "-f", "json", "--pretty", trace])
+    text = r.stdout
+    cases = []
+    # a value broken on its 3rd line ("schema_version":x,): json-c's column
+    # is where its tokener stopped, at or just before the x
+    lines = text.split(b"\n")
+    broken = b"\n".join(lines[:2] + [lines[2].replace(b":1,", b":x,")] + lines[3:])
+    cases.append(("broken", broken, re.compile(rb"line 3, column (19|20): \w")))
+    cases.append(("cut", text[:len(lines[0]) + 1 + 10], re.compile(rb"line 2, column 11: the JSON "
+                                                                   rb"ends before it is whole")))
+    cases.append(("twice", text + text, re.compile(rb"line %d, column 1: more after the "
+                                                   rb"document's end" % (len(lines)))))
+    for name, data, want in cases:
+        path = os.path.join(WORK, "where-%s.json" % name)
+        with open(path, "wb") as f:
+            f.write(data)
+        for args in (["-q", path], ["merge", path, path]):
+            r = run(args)
+            check("a summary that is not JSON (%s, %s): exit 6, where and why" % (name, args[0]),
+                  r.returncode == 6 and not r.stdout and want.search(r.stderr) is not None and
+                  path.encode() in r.stderr, (r.returncode, r.stderr))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -637,7 +667,7 @@ def main():
               test_histogram, test_progress_only_on_a_terminal,
               test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
-              test_live_without_root, test_unwrap):
+              test_live_without_root, test_unwrap, test_corrupt_summary_where):
         t()
     passed = sum(1 for _, ok in results if ok)
     failed = len(results) - passed
