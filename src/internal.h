@@ -586,6 +586,14 @@ int vmsa_json_write(FILE *f, struct json_object *root, int pretty);
 int vmsa_json_write_rows_of(FILE *f, struct json_object *root, const struct vmsa_summary *sum,
 			    bool pretty);
 
+/* Whether row r of sum shows a pid: not with --ignore-pid, not the (other
+ * tasks) row, not a row read back without one (JSON null, the classic
+ * report's name alone) */
+static inline bool vmsa_row_has_pid(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+{
+	return !sum->ignore_pid && r->key.pid != VMSA_PID_OTHER && r->key.pid != VMSA_PID_NONE;
+}
+
 /* The counters of r's context c: zeros when it has counted none there */
 static inline const struct vmsa_counters *vmsa_row_ctx(const struct vmsa_task_row *r, int c)
 {

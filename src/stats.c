@@ -241,11 +241,17 @@ static uint32_t comm_hash(const char *s, size_t n)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
+/* The bytes of an entry and its name of len bytes (and a NUL) in a chunk */
+static size_t comm_entry_bytes(size_t len)
+{
+	return (sizeof(struct vmsa_comm) + len + 1 + _Alignof(max_align_t) - 1) /
+	       _Alignof(max_align_t) * _Alignof(max_align_t);
+}
+
 /* An entry and its name of len bytes (and a NUL), in the newest chunk */
 static struct vmsa_comm *comm_alloc(struct vmsa_comms *c, size_t len)
 {
-	size_t need = (sizeof(struct vmsa_comm) + len + 1 + _Alignof(max_align_t) - 1) /
-		      _Alignof(max_align_t) * _Alignof(max_align_t);
+	size_t need = comm_entry_bytes(len);
 	struct vmsa_comm_chunk *k = c->chunks;
 	if (!k || k->cap - k->used < need) {
 		size_t cap = need > COMM_CHUNK ? need : COMM_CHUNK;
@@ -345,8 +351,7 @@ int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src)
 		return 0;
 	size_t bytes = 0;
 	for (uint32_t i = 0; i < src->n; i++)
-		bytes += (sizeof(struct vmsa_comm) + src->by_id[i]->len + 1 +
-			  _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+		bytes += comm_entry_bytes(src->by_id[i]->len);
 	struct vmsa_comm_chunk *k = malloc(sizeof(*k) + bytes);
 	dst->by_id = malloc(src->n * sizeof(*dst->by_id));
 	dst->slot = malloc(((size_t)src->mask + 1) * sizeof(*dst->slot));
@@ -476,8 +481,7 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	return 0;
 }
 
-/* A copy of s of its own (no block); NULL: out of memory. */
-static struct vmsa_task_row *row_clone(const struct vmsa_task_row *s)
+struct vmsa_task_row *vmsa_row_clone(const struct vmsa_task_row *s)
 {
 	struct vmsa_task_row *d = calloc(1, sizeof(*d));
 	if (!d)
@@ -487,11 +491,6 @@ static struct vmsa_task_row *row_clone(const struct vmsa_task_row *s)
 		return NULL;
 	}
 	return d;
-}
-
-struct vmsa_task_row *vmsa_row_clone(const struct vmsa_task_row *s)
-{
-	return row_clone(s);
 }
 
 /* ---- row blocks ------------------------------------------------------ */
@@ -1874,7 +1873,7 @@ static struct vmsa_task_row *sum_own_row(struct vmsa_summary *sum, size_t i)
 	struct vmsa_task_row *r = sum->rows[i];
 	if (!r->block)
 		return r;
-	struct vmsa_task_row *c = row_clone(r);
+	struct vmsa_task_row *c = vmsa_row_clone(r);
 	if (c)
 		sum->rows[i] = c;
 	return c;

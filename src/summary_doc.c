@@ -305,7 +305,7 @@ static bool row_is_exact(struct vmsa_summary *sum, const struct vmsa_task_row *r
 			 const char *p, const char *e, struct vmsa_jw *w)
 {
 	w->n = 0;
-	vmsa_jw_row(w, sum, r); /* (sum->ignore_pid is false: a null pid is VMSA_PID_NONE) */
+	vmsa_jw_row(w, sum, r); /* (a null pid, VMSA_PID_NONE, is written null) */
 	if (w->oom)
 		return false;
 	if (w->n == (size_t)(e - p) && !memcmp(w->p, p, w->n))
@@ -785,6 +785,24 @@ static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 
 /* ---- rows merged in summaries read from files ---- */
 
+/* A copy of row s of summary from appended to sum's rows (room for it made
+ * by the caller), its name interned in sum's: the copy, or NULL (no memory) */
+static struct vmsa_task_row *adopt_row(struct vmsa_summary *sum, const struct vmsa_summary *from,
+				       const struct vmsa_task_row *s)
+{
+	struct vmsa_task_row *r = vmsa_row_clone(s);
+	if (!r)
+		return NULL;
+	sum->rows[sum->nrows++] = r; /* (freed with sum) */
+	size_t len;
+	const char *name = vmsa_summary_comm(from, s, &len);
+	uint32_t id;
+	if (vmsa_comms_intern(&sum->comms, name, len, &id))
+		return NULL;
+	r->key.comm_id = id;
+	return r;
+}
+
 static uint64_t native_hash(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
 {
 	size_t len;
@@ -872,20 +890,10 @@ static int merge_rows_native(struct vmsa_summary *d, const struct vmsa_summary *
 			err = vmsa_row_merge(d->rows[*sl - 1], r);
 			continue;
 		}
-		struct vmsa_task_row *c = vmsa_row_clone(r);
-		if (!c) {
+		if (!adopt_row(d, s, r)) {
 			err = VMSA_E_NOMEM;
 			break;
 		}
-		d->rows[d->nrows++] = c;
-		size_t len;
-		const char *name = vmsa_summary_comm(s, r, &len);
-		uint32_t id;
-		if (vmsa_comms_intern(&d->comms, name, len, &id)) {
-			err = VMSA_E_NOMEM;
-			break;
-		}
-		c->key.comm_id = id;
 		*sl = d->nrows;
 	}
 	free(slot);
@@ -1399,9 +1407,7 @@ static void read_totals(jo *o, struct vmsa_totals *t)
 	t->unmatched_begins = count_of(o, "unmatched_begins");
 	t->unmatched_ends = count_of(o, "unmatched_ends");
 	t->tasks_folded = count_of(o, "tasks_folded");
-	t->sync_applicable = json_object_get_boolean(member(o, "sync_io_applicable"));
-	jo *known = member(o, "pages_scanned_known");
-	t->scans_missing = known && !json_object_get_boolean(known);
+	/* (sync_applicable, scans_missing: known_from_root()) */
 }
 
 /* What the classic report prints of a source's traits: names not known, wrapped lines. */
@@ -1495,17 +1501,9 @@ static void known_from_root(struct vmsa_summary *sum, jo *root)
 static int copy_rows(struct vmsa_summary *sum, const struct vmsa_summary *from)
 {
 	for (size_t i = 0; i < from->nrows; i++) {
-		const struct vmsa_task_row *s = from->rows[i];
-		struct vmsa_task_row *r = vmsa_row_clone(s);
+		const struct vmsa_task_row *r = adopt_row(sum, from, from->rows[i]);
 		if (!r)
 			return VMSA_E_NOMEM;
-		sum->rows[sum->nrows++] = r;
-		size_t len;
-		const char *name = vmsa_summary_comm(from, s, &len);
-		uint32_t id;
-		if (vmsa_comms_intern(&sum->comms, name, len, &id))
-			return VMSA_E_NOMEM;
-		r->key.comm_id = id;
 		if (r->key.pid != VMSA_PID_OTHER) /* (read_row()'s: the last one's) */
 			sum->ignore_pid = r->key.pid == VMSA_PID_NONE;
 	}
@@ -1566,9 +1564,7 @@ int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 	if ((err = read_sources(sum, member(in, "sources"))))
 		goto fail;
 	read_totals(member(root, "totals"), &sum->totals);
-	/* the writer's null: some end event did not say its nr_reclaimed */
-	if (said_null(member(member(root, "totals"), "direct"), "end_nr_reclaimed_pages"))
-		sum->ends_without_reclaimed = 1;
+	known_from_root(sum, root);
 	sum->totals.tasks = sum->nrows;
 	sum->totals.events_lost = count_of(in, "events_lost");
 	for (size_t i = 0; i < sum->nsources; i++)
@@ -1578,7 +1574,6 @@ int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 		for (size_t i = 0; i < sum->nsources; i++)
 			sum->totals.events_lost += sum->sources[i].counts.events_lost;
 	sum->tasks_folded = sum->totals.tasks_folded;
-	sum->reclaims_missing = has_note(member(root, "notes"), "reclaims_missing");
 	sum->events = count_of(in, "events_analyzed");
 	sum->have_ts = is_int(member(in, "first_timestamp_ns"));
 	sum->first_ts_ns = count_of(in, "first_timestamp_ns");

@@ -192,8 +192,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("comm", VF_FIRST(TEXT), "task name; bytes that are not UTF-8 become U+FFFD",    \
 	  comm_str(sum, r))                                                               \
 	X("pid", VF_FIRST_NULL(ID), "null with --ignore-pid and in the `(other tasks)` row", \
-	  sum->ignore_pid || r->key.pid == VMSA_PID_NONE || r->key.pid == VMSA_PID_OTHER ? NULL \
-							   : json_object_new_int(r->key.pid)) \
+	  vmsa_row_has_pid(sum, r) ? json_object_new_int(r->key.pid) : NULL)             \
 	XO("other_tasks", VF_RULE(FLAG, ALL),                                             \
 	   "true in the row of the tasks past `--max-tasks` (comm `(other tasks)`, pid null); " \
 	   "absent in the others; merge keeps it apart from the rows of real tasks",       \

@@ -29,7 +29,7 @@ static size_t pid_text(const struct vmsa_summary *sum, const struct vmsa_task_ro
 {
 	/* the (other tasks) row stands for many pids, and a row read back
 	 * from a summary may have none (merged with --ignore-pid rows) */
-	if (sum->ignore_pid || r->key.pid == VMSA_PID_OTHER || r->key.pid == VMSA_PID_NONE)
+	if (!vmsa_row_has_pid(sum, r))
 		return 0;
 	int64_t pid = r->key.pid;
 	char d[20];

@@ -444,7 +444,6 @@ int vmsa_json_write_rows_of(FILE *f, struct json_object *root, const struct vmsa
 	/* the rows are written directly (json_rows.c), not as trees; indented
 	 * (--pretty) through vmsa_jw_pretty() as json-c indents them in the
 	 * tree, two levels down: a tree a row took 20 times as long */
-	const char *const sep = pretty ? ",\n    " : ",";
 	struct vmsa_jw w = {0}, row = {0};
 	/* the rows of the lists after the first, found in the first pass: a
 	 * pass over all rows to find the few kswapd ones costs as much as
@@ -472,12 +471,11 @@ int vmsa_json_write_rows_of(FILE *f, struct json_object *root, const struct vmsa
 			}
 			/* rows are written a megabyte at a time: a write a row
 			 * costs more than the row where they are many */
-			if (first)
-				vmsa_jw_put(&w, sep + 1, strlen(sep + 1));
-			else
-				vmsa_jw_put(&w, sep, strlen(sep));
+			if (!first)
+				vmsa_jw_put(&w, ",", 1);
 			first = false;
 			if (pretty) {
+				vmsa_jw_put(&w, "\n    ", 5); /* (the row's line, at level 2) */
 				row.n = 0;
 				vmsa_jw_row(&row, sum, r);
 				vmsa_jw_pretty(&w, row.p, row.n, 2);
