@@ -218,10 +218,12 @@ static void counter_samples(struct writer *w, const struct vmsa_doc *d, const st
 		return;
 	}
 	for (int i = 0; dm->vals[i]; i++) {
-		snprintf(p, sizeof(p), "%s%s%s", path, c->seg[level] ? c->seg[level] : "",
-			 dm->keys ? dm->keys[i] : dm->vals[i]);
-		snprintf(l, sizeof(l), "%s%s%s=\"%s\"", labels, *labels ? "," : "", dm->label,
-			 dm->vals[i]);
+		/* (the tables' names are short: neither is ever cut) */
+		if ((size_t)snprintf(p, sizeof(p), "%s%s%s", path, c->seg[level] ? c->seg[level] : "",
+				     dm->keys ? dm->keys[i] : dm->vals[i]) >= sizeof(p) ||
+		    (size_t)snprintf(l, sizeof(l), "%s%s%s=\"%s\"", labels, *labels ? "," : "",
+				     dm->label, dm->vals[i]) >= sizeof(l))
+			continue;
 		counter_samples(w, d, c, level + 1, p, l);
 	}
 }
