@@ -188,8 +188,8 @@ uint64_t vmsa_hist_quantile(const struct vmsa_hist *h, double q)
 {
 	if (!h->count)
 		return 0;
-	if (q <= 0)
-		return h->min;
+	if (q <= 0 || h->min == h->max)
+		return h->min; /* (vmsa_quantile() keeps to [min, max]) */
 	struct vmsa_buckets b = {h, h->held, held_count, held_hi};
 	return vmsa_quantile(&b, h->count, h->min, h->max, q);
 }

@@ -386,9 +386,11 @@ static bool all_zero(const void *p, size_t n)
 }
 
 /*
- * Where a blank context's object of a kind (0, 1: without, with its window
- * counters; 2: with them and its per-order counts) is kept for kn.
+ * Where a blank object of a kind is kept for kn: a context's (0, 1: without,
+ * with its window counters; 2: with them and its per-order counts), an
+ * empty histogram's (3), throttling's (4).
  */
+enum { BLANK_HIST = 3, BLANK_THROTTLE = 4 };
 static struct vmsa_jw_blank *blank_of(struct vmsa_jw *w, unsigned kind, struct vmsa_known kn)
 {
 	return &w->blank[kind][(unsigned)kn.sync | (unsigned)kn.scanned << 1 |
@@ -430,9 +432,11 @@ static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, en
 	 * per-order counts are "{}") */
 	const struct vmsa_counters *c = vmsa_row_ctx(r, x);
 	uint64_t tmp[VMSA_MAX_ORDER];
-	const uint64_t *o = vmsa_orders(r->begins_by_order[x], tmp);
 	struct vmsa_jw_blank *b = 0;
-	if (all_zero(c, sizeof(*c)) && all_zero(o, VMSA_MAX_ORDER * sizeof(*o)))
+	/* (a context never counted in is blank: the usual, asked first) */
+	if ((!r->ctx[x] || all_zero(c, sizeof(*c))) &&
+	    (!r->begins_by_order[x] ||
+	     all_zero(vmsa_orders(r->begins_by_order[x], tmp), sizeof(tmp))))
 		b = blank_of(w, 2, kn);
 	if (b && b->text) {
 		emit(w, b->text, b->len);
@@ -487,6 +491,17 @@ static void write_orders(struct vmsa_jw *w, vmsa_orders_t by)
 
 static void write_throttle(struct vmsa_jw *w, const uint64_t *n, const uint64_t *usec)
 {
+	static const struct vmsa_known any;
+	struct vmsa_jw_blank *blank = 0;
+	if (all_zero(n, VMSA_THROTTLE__COUNT * sizeof(*n)) &&
+	    all_zero(usec, VMSA_THROTTLE__COUNT * sizeof(*usec))) {
+		blank = blank_of(w, BLANK_THROTTLE, any);
+		if (blank->text) {
+			emit(w, blank->text, blank->len);
+			return;
+		}
+	}
+	size_t from = w->n;
 	bool all_first = true;
 	EMIT(w, "{");
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
@@ -497,6 +512,8 @@ static void write_throttle(struct vmsa_jw *w, const uint64_t *n, const uint64_t 
 		EMIT(w, "}");
 	}
 	EMIT(w, "}");
+	if (blank)
+		keep_blank(w, blank, from);
 }
 
 static void write_buckets(struct vmsa_jw *w, const struct vmsa_hist *h)
@@ -518,10 +535,22 @@ static void write_buckets(struct vmsa_jw *w, const struct vmsa_hist *h)
 
 static void write_hist(struct vmsa_jw *w, const struct vmsa_hist *h)
 {
+	static const struct vmsa_known any;
+	struct vmsa_jw_blank *blank = 0;
+	if (all_zero(h, sizeof(*h))) {
+		blank = blank_of(w, BLANK_HIST, any);
+		if (blank->text) {
+			emit(w, blank->text, blank->len);
+			return;
+		}
+	}
+	size_t from = w->n;
 	bool first = true;
 	EMIT(w, "{");
 	VMSA_HIST_FIELDS(WPUT, WPUT_QUANTILE)
 	EMIT(w, "}");
+	if (blank)
+		keep_blank(w, blank, from);
 }
 
 static void put_value(struct vmsa_jw *w, jv v)

@@ -9,16 +9,17 @@
 #include "../internal.h"
 
 /* Text being written: p[0..n); oom once an allocation failed. */
-/* blank contexts' objects, written once: windowed or not, with per-order
- * counts, by vmsa_known */
-#define VMSA_JW_BLANKS 3
+/* blank objects, written once: contexts (windowed or not, with per-order
+ * counts, by vmsa_known), an empty histogram, no throttling */
+#define VMSA_JW_BLANKS 5
 struct vmsa_jw {
 	char *p;
 	size_t n, cap;
 	bool oom;
 	/* the text of a context object whose counters (and per-order counts)
-	 * are all zero, as written for a vmsa_known: most tasks reclaim in one
-	 * context of five */
+	 * are all zero, as written for a vmsa_known (most tasks reclaim in one
+	 * context of five), of a histogram that holds nothing and of
+	 * throttling counts that are all zero (kinds 3 and 4: kn unused) */
 	struct vmsa_jw_blank {
 		char *text; /* NULL: not written yet */
 		size_t len;
