@@ -58,9 +58,10 @@ static void heap_on_huge_pages(void)
 	uintptr_t lo = ((uintptr_t)p + want + 64 + huge - 1) & ~(huge - 1);
 	if (p && before != (char *)-1 && after > before && p + want <= after &&
 	    lo < (uintptr_t)after) {
+		size_t head = lo - (uintptr_t)p;
 		madvise((void *)lo, (uintptr_t)after - lo, MADV_HUGEPAGE);
 		free(p);
-		heap_head = malloc(lo - (uintptr_t)p);
+		heap_head = malloc(head);
 	} else {
 		free(p);
 	}
