@@ -4,6 +4,7 @@
 #define VMSA_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ struct vmsa_hist {
 	/* the buckets held: first .. first + held - 1, the others empty (a
 	 * task's stalls fill a few of its 65); a histogram has at most
 	 * (64 - 8 + 1) << 8 buckets (sub_bits <= 8, as the JSON reader holds
-	 * it), and every task row has two of these */
+	 * it), and every task row has one or two of these */
 	uint16_t first, held;
 	uint8_t sub_bits;
 	uint64_t count, sum, min, max;
@@ -185,10 +186,14 @@ struct vmsa_latency {
 /*
  * A task row's counters besides its contexts' and its per-order counts,
  * each listed once: X(member, dimensions).  Rows merge and totals add up
- * through this list.
+ * through these lists.  Every task may ask kswapd to wake (the row's own);
+ * the others are counted by few tasks (kswapd threads, throttled tasks,
+ * flusher wakers, unmatched events): they are in the row's struct
+ * vmsa_row_more, made when first counted.
  */
 #define VMSA_ROW_COUNTERS(X)                                        \
-	X(wakeup_kswapd, )                                          \
+	X(wakeup_kswapd, )
+#define VMSA_ROW_MORE_COUNTERS(X)                                   \
 	X(kswapd_wakeups, )                                         \
 	X(kswapd_rewakeups, )                                       \
 	X(throttled, [VMSA_THROTTLE__COUNT])                        \
@@ -238,6 +243,13 @@ _Static_assert(VMSA_MAX_ORDER <= 32, "an order in five bits");
 
 struct vmsa_row_block;
 
+/* What few task rows count (VMSA_ROW_MORE_COUNTERS first, then the rest) */
+struct vmsa_row_more {
+	VMSA_ROW_MORE_COUNTERS(VMSA_ROW_MEMBER)
+	struct vmsa_hist awake; /* kswapd awake time */
+};
+#define VMSA_ROW_MORE_COUNTER_BYTES offsetof(struct vmsa_row_more, awake)
+
 /*
  * Counters of one task identity: (pid, comm).  The statistics keep their
  * rows in blocks (stats.c) that a summary shares instead of copying: a row
@@ -245,8 +257,9 @@ struct vmsa_row_block;
  * none (the statistics copy it before changing it).  A row of no block
  * (block NULL) is its holder's alone: a summary's own, freed with it.
  * Its first 192 bytes hold what the text tables read of it (its key, its
- * parts' pointers, the wake-up and throttle counters): the report asks for
- * them ahead (report/classic.c).
+ * parts' pointers, the wake-up counts): the report asks for them ahead
+ * (report/classic.c).  A row is about 200 bytes: a trace of short-lived
+ * tasks holds one for each of them.
  */
 struct vmsa_task_row {
 	struct vmsa_row_block *block;
@@ -263,8 +276,10 @@ struct vmsa_task_row {
 	struct vmsa_counters *ctx[VMSA_CTX__COUNT];
 	VMSA_ROW_ORDERS(VMSA_ROW_ORDER_MEMBER)
 	VMSA_ROW_COUNTERS(VMSA_ROW_MEMBER)
+	/* made when the task first counts one of them (NULL: all zero;
+	 * vmsa_row_more() reads either) */
+	struct vmsa_row_more *more;
 	struct vmsa_hist stall;		/* direct reclaim latency */
-	struct vmsa_hist awake;		/* kswapd awake time */
 	/* the per-event latency list, kept only when asked for */
 	struct vmsa_latency *lat;
 	size_t nlat, lat_cap;
@@ -612,6 +627,22 @@ static inline struct vmsa_counters *vmsa_row_ctx_mut(struct vmsa_task_row *r, in
 	return __builtin_expect(x != NULL, 1) ? x : vmsa_row_ctx_make(r, c);
 }
 
+/* What few rows count (struct vmsa_row_more) of r: zeros when it has none */
+extern const struct vmsa_row_more vmsa_row_more_none;
+static inline const struct vmsa_row_more *vmsa_row_more(const struct vmsa_task_row *r)
+{
+	return r->more ? r->more : &vmsa_row_more_none;
+}
+
+/* r's struct vmsa_row_more made (zeroed); NULL: out of memory */
+struct vmsa_row_more *vmsa_row_more_make(struct vmsa_task_row *r) __attribute__((cold, noinline));
+
+/* The same, to be changed: made when first needed; NULL: out of memory */
+static inline struct vmsa_row_more *vmsa_row_more_mut(struct vmsa_task_row *r)
+{
+	return r->more ? r->more : vmsa_row_more_make(r);
+}
+
 /* The counters of o, when it has an array of them; else NULL */
 static inline const uint64_t *vmsa_orders_array(vmsa_orders_t o)
 {
@@ -725,8 +756,8 @@ static inline void vmsa_prefetch_parts(const struct vmsa_comms *comms,
 #undef PREFETCH_ORDERS
 	if (r->stall.held > 1)
 		__builtin_prefetch(r->stall.buckets);
-	if (r->awake.held > 1)
-		__builtin_prefetch(r->awake.buckets);
+	if (r->more)
+		vmsa_prefetch(r->more, sizeof(*r->more));
 }
 
 /*
@@ -737,14 +768,16 @@ static inline void vmsa_prefetch_parts(const struct vmsa_comms *comms,
 #define VMSA_ROW_ORDER_COUNT(member, n) +(n)
 struct vmsa_row_space {
 	struct vmsa_counters ctx[VMSA_CTX__COUNT];
+	struct vmsa_row_more more;
 	uint64_t orders[0 VMSA_ROW_ORDERS(VMSA_ROW_ORDER_COUNT)][VMSA_MAX_ORDER];
 };
 /* r zeroed, its counters in *sp (zeroed too) */
 void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp);
 
 void vmsa_counters_add(struct vmsa_counters *dst, const struct vmsa_counters *src);
-/* Adds the counters of src's contexts, VMSA_ROW_ORDERS and VMSA_ROW_COUNTERS
- * to dst's: 0, or VMSA_E_NOMEM (dst then holds part of them). */
+/* Adds the counters of src's contexts, VMSA_ROW_ORDERS, VMSA_ROW_COUNTERS and
+ * VMSA_ROW_MORE_COUNTERS to dst's: 0, or VMSA_E_NOMEM (dst then holds part
+ * of them). */
 int vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 /* Lets go of r's contexts and per-order counts (freed, unless they are its
  * block's, which frees them with itself): r counts nothing */

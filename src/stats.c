@@ -386,16 +386,16 @@ int vmsa_comms_copy(struct vmsa_comms *dst, const struct vmsa_comms *src)
 static void row_init(struct vmsa_task_row *r)
 {
 	vmsa_hist_init(&r->stall, VMSA_HIST_COARSE);
-	vmsa_hist_init(&r->awake, VMSA_HIST_COARSE);
 	r->kswapd_nid = -1;
 }
+
+const struct vmsa_row_more vmsa_row_more_none = {.awake.sub_bits = VMSA_HIST_COARSE};
 
 /* What a row owns besides itself. */
 static void row_release(struct vmsa_task_row *r)
 {
 	vmsa_row_counters_free(r);
 	vmsa_hist_release(&r->stall);
-	vmsa_hist_release(&r->awake);
 	free(r->lat);
 	r->lat = NULL;
 	r->nlat = r->lat_cap = 0;
@@ -449,6 +449,12 @@ static int add_made(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 			return VMSA_E_NOMEM;
 	VMSA_ROW_ORDERS(ADD_ORDERS)
 #undef ADD_ORDERS
+	if (s->more) {
+		struct vmsa_row_more *m = vmsa_row_more_mut(d);
+		if (!m)
+			return VMSA_E_NOMEM;
+		add_u64s(m, s->more, VMSA_ROW_MORE_COUNTER_BYTES);
+	}
 	return 0;
 }
 
@@ -464,12 +470,12 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 #define NO_ORDERS(member, n) memset(d->member, 0, sizeof(d->member));
 	VMSA_ROW_ORDERS(NO_ORDERS)
 #undef NO_ORDERS
+	d->more = NULL;
 	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
-	vmsa_hist_init(&d->awake, VMSA_HIST_COARSE);
 	d->lat = NULL;
 	d->nlat = d->lat_cap = 0;
 	if (add_made(d, s) || vmsa_hist_merge(&d->stall, &s->stall) ||
-	    vmsa_hist_merge(&d->awake, &s->awake))
+	    (s->more && vmsa_hist_merge(&d->more->awake, &s->more->awake)))
 		return VMSA_E_NOMEM;
 	if (s->nlat) {
 		d->lat = malloc(s->nlat * sizeof(*d->lat));
@@ -730,12 +736,22 @@ struct vmsa_counters *vmsa_row_ctx_make(struct vmsa_task_row *r, int c)
 	return r->ctx[c] = vmsa_row_part(r, sizeof(*r->ctx[c]));
 }
 
+struct vmsa_row_more *vmsa_row_more_make(struct vmsa_task_row *r)
+{
+	_Static_assert(sizeof(struct vmsa_row_more) % 8 == 0, "parts of 8-byte multiples");
+	struct vmsa_row_more *m = vmsa_row_part(r, sizeof(*m));
+	if (m)
+		vmsa_hist_init(&m->awake, VMSA_HIST_COARSE);
+	return r->more = m;
+}
+
 void vmsa_row_in(struct vmsa_task_row *r, struct vmsa_row_space *sp)
 {
 	memset(r, 0, sizeof(*r));
 	memset(sp, 0, sizeof(*sp));
 	for (int c = 0; c < VMSA_CTX__COUNT; c++)
 		r->ctx[c] = &sp->ctx[c];
+	r->more = &sp->more;
 	size_t next = 0;
 #define SPACE_ORDERS(member, n)         \
 	for (int i = 0; i < (n); i++)   \
@@ -760,6 +776,12 @@ void vmsa_row_counters_free(struct vmsa_task_row *r)
 	}
 	VMSA_ROW_ORDERS(FREE_ORDERS)
 #undef FREE_ORDERS
+	if (r->more) {
+		vmsa_hist_release(&r->more->awake);
+		if (own)
+			free(r->more);
+		r->more = NULL;
+	}
 }
 
 /* r's contexts' and per-order counts back to zero, where they are made */
@@ -777,6 +799,8 @@ static void row_counters_zero(struct vmsa_task_row *r)
 	}
 	VMSA_ROW_ORDERS(ZERO_ORDERS)
 #undef ZERO_ORDERS
+	if (r->more)
+		memset(r->more, 0, VMSA_ROW_MORE_COUNTER_BYTES);
 }
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
@@ -794,7 +818,8 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	d->is_kswapd |= s->is_kswapd;
 	if (d->kswapd_nid < 0)
 		d->kswapd_nid = s->kswapd_nid;
-	if (vmsa_hist_merge(&d->stall, &s->stall) || vmsa_hist_merge(&d->awake, &s->awake))
+	if (vmsa_hist_merge(&d->stall, &s->stall) ||
+	    (s->more && vmsa_hist_merge(&d->more->awake, &s->more->awake)))
 		return VMSA_E_NOMEM;
 	for (size_t i = 0; i < s->nlat; i++)
 		if (lat_push(d, &s->lat[i]))
@@ -958,9 +983,11 @@ static int record_latency(struct vmsa_stats *st, struct task_state *t, enum vmsa
 		err = vmsa_hist_add(&r->stall, ns) || vmsa_hist_add(&st->stall, ns);
 		vmsa_timeline_stall(&st->timeline, end_ts - ns, ns);
 		break;
-	case VMSA_CTX_KSWAPD:
-		err = vmsa_hist_add(&r->awake, ns) || vmsa_hist_add(&st->awake, ns);
+	case VMSA_CTX_KSWAPD: {
+		struct vmsa_row_more *m = vmsa_row_more_mut(r);
+		err = !m || vmsa_hist_add(&m->awake, ns) || vmsa_hist_add(&st->awake, ns);
 		break;
+	}
 	case VMSA_CTX_MEMCG:
 	case VMSA_CTX_SOFTLIMIT:
 		err = vmsa_hist_add(&st->memcg, ns);
@@ -991,12 +1018,19 @@ static int record_latency(struct vmsa_stats *st, struct task_state *t, enum vmsa
 	return 0;
 }
 
-/* Forget windows from index i up: their ends were never seen. */
-static void abandon_windows(struct task_state *t, int i)
+/* Forget windows from index i up: their ends were never seen.  0 or
+ * VMSA_E_NOMEM */
+static int abandon_windows(struct task_state *t, int i)
 {
-	for (int j = i; j < t->nwin; j++)
-		t->row->unmatched_begins++;
+	int n = t->nwin - i;
 	t->nwin = i;
+	if (n <= 0)
+		return 0;
+	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
+	if (!m)
+		return VMSA_E_NOMEM;
+	m->unmatched_begins += (uint64_t)n;
+	return 0;
 }
 
 /* Past max_tasks rows: the task is counted in the "(other tasks)" row. */
@@ -1102,7 +1136,8 @@ static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vm
 					return VMSA_E_NOMEM;
 				t->row = o;
 			}
-			abandon_windows(t, 0);
+			if (abandon_windows(t, 0))
+				return VMSA_E_NOMEM;
 			t->awake = false;
 		}
 	}
@@ -1167,11 +1202,12 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 		return VMSA_E_NOMEM;
 	for (int i = 0; i < t->nwin; i++)
 		if (t->win[i].ctx == ev->ctx) {
-			abandon_windows(t, i);
+			if (abandon_windows(t, i))
+				return VMSA_E_NOMEM;
 			break;
 		}
-	if (t->nwin == MAX_WINDOWS)
-		abandon_windows(t, 0);
+	if (t->nwin == MAX_WINDOWS && abandon_windows(t, 0))
+		return VMSA_E_NOMEM;
 	t->win[t->nwin].ctx = (uint8_t)ev->ctx;
 	t->win[t->nwin].order = ev->order;
 	t->win[t->nwin].begin_ts = ev->ts_ns;
@@ -1190,10 +1226,14 @@ static int on_end(struct vmsa_stats *st, struct task_state *t, const struct vmsa
 		if (t->win[i].ctx == ev->ctx)
 			break;
 	if (i < 0) {
-		r->unmatched_ends++;
+		struct vmsa_row_more *m = vmsa_row_more_mut(r);
+		if (!m)
+			return VMSA_E_NOMEM;
+		m->unmatched_ends++;
 		return 0;
 	}
-	abandon_windows(t, i + 1);
+	if (abandon_windows(t, i + 1))
+		return VMSA_E_NOMEM;
 	t->nwin = i;
 	uint64_t ns = elapsed(st, t->win[i].begin_ts, ev->ts_ns);
 	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
@@ -1218,7 +1258,8 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 		r->kswapd_nid = ev->nid;
 	vmsa_orders_t *by_order =
 		t->awake ? &r->kswapd_rewake_by_order[0] : &r->kswapd_wake_by_order[0];
-	if (order_ready(r, by_order, ev))
+	struct vmsa_row_more *m = vmsa_row_more_mut(r);
+	if (!m || order_ready(r, by_order, ev))
 		return VMSA_E_NOMEM;
 	if (!t->awake) {
 		struct vmsa_counters *c = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
@@ -1226,10 +1267,10 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 			return VMSA_E_NOMEM;
 		t->awake = true;
 		t->wake_ts = ev->ts_ns;
-		r->kswapd_wakeups++;
+		m->kswapd_wakeups++;
 		c->windows++;
 	} else {
-		r->kswapd_rewakeups++;
+		m->kswapd_rewakeups++;
 	}
 	order_count(by_order, ev);
 	t->kswapd_order = ev->order;
@@ -1244,7 +1285,10 @@ static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const st
 	if (ev->nid >= 0)
 		r->kswapd_nid = ev->nid;
 	if (!t->awake) {
-		r->kswapd_sleep_without_wake++;
+		struct vmsa_row_more *m = vmsa_row_more_mut(r);
+		if (!m)
+			return VMSA_E_NOMEM;
+		m->kswapd_sleep_without_wake++;
 		return 0;
 	}
 	struct vmsa_counters *c = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
@@ -1419,11 +1463,13 @@ static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			const struct vmsa_event *ev)
 {
-	struct vmsa_task_row *r = t->row;
+	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
+	if (!m)
+		return VMSA_E_NOMEM;
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 		if (ev->throttle_reasons & (1u << b)) {
-			r->throttled[b]++;
-			r->throttled_usec[b] += (uint64_t)ev->usec_delayed;
+			m->throttled[b]++;
+			m->throttled_usec[b] += (uint64_t)ev->usec_delayed;
 		}
 	return 0;
 }
@@ -1451,12 +1497,14 @@ static int on_slab_end(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 static int on_flusher_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 			   const struct vmsa_event *ev)
 {
-	struct vmsa_task_row *r = t->row;
 	if ((unsigned)ev->flush_reason >= VMSA_FLUSH__COUNT)
 		return VMSA_E_INVAL;
-	r->flusher_wakeups[ev->flush_reason]++;
-	r->flusher_dirty_pages[ev->flush_reason] += ev->nr_dirty;
-	r->flusher_requested_pages[ev->flush_reason] += ev->nr_pages;
+	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
+	if (!m)
+		return VMSA_E_NOMEM;
+	m->flusher_wakeups[ev->flush_reason]++;
+	m->flusher_dirty_pages[ev->flush_reason] += ev->nr_dirty;
+	m->flusher_requested_pages[ev->flush_reason] += ev->nr_pages;
 	return 0;
 }
 
@@ -1972,15 +2020,16 @@ static void compute_totals(struct vmsa_summary *sum)
 	for (int c = 0; c < VMSA_CTX__COUNT; c++)
 		add_ctx_totals(&t->ctx[c], vmsa_row_ctx(all, c));
 	t->wakeup_kswapd = all->wakeup_kswapd;
-	t->kswapd_wakeups = all->kswapd_wakeups;
-	t->kswapd_rewakeups = all->kswapd_rewakeups;
-	memcpy(t->throttled, all->throttled, sizeof(t->throttled));
-	memcpy(t->throttled_usec, all->throttled_usec, sizeof(t->throttled_usec));
-	t->unmatched_ends = all->unmatched_ends + all->kswapd_sleep_without_wake;
-	t->unmatched_begins = all->unmatched_begins;
-	memcpy(t->flusher_wakeups, all->flusher_wakeups, sizeof(t->flusher_wakeups));
-	memcpy(t->flusher_dirty_pages, all->flusher_dirty_pages, sizeof(t->flusher_dirty_pages));
-	memcpy(t->flusher_requested_pages, all->flusher_requested_pages,
+	const struct vmsa_row_more *m = all->more;
+	t->kswapd_wakeups = m->kswapd_wakeups;
+	t->kswapd_rewakeups = m->kswapd_rewakeups;
+	memcpy(t->throttled, m->throttled, sizeof(t->throttled));
+	memcpy(t->throttled_usec, m->throttled_usec, sizeof(t->throttled_usec));
+	t->unmatched_ends = m->unmatched_ends + m->kswapd_sleep_without_wake;
+	t->unmatched_begins = m->unmatched_begins;
+	memcpy(t->flusher_wakeups, m->flusher_wakeups, sizeof(t->flusher_wakeups));
+	memcpy(t->flusher_dirty_pages, m->flusher_dirty_pages, sizeof(t->flusher_dirty_pages));
+	memcpy(t->flusher_requested_pages, m->flusher_requested_pages,
 	       sizeof(t->flusher_requested_pages));
 	t->writeback_known = sum->writeback.seen;
 	memcpy(t->writeback_passes, sum->writeback.passes, sizeof(t->writeback_passes));
@@ -2215,7 +2264,8 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 		VMSA_ROW_COUNTERS(ZERO_ROW_COUNTER)
 #undef ZERO_ROW_COUNTER
 		hist_reset(&r->stall);
-		hist_reset(&r->awake);
+		if (r->more)
+			hist_reset(&r->more->awake);
 		r->nlat = 0;
 	}
 	free(keep);

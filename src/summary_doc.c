@@ -1286,6 +1286,22 @@ static int read_hist(jo *o, struct vmsa_hist *h, unsigned sub_bits)
 static const enum vmsa_ctx windowed[] = {VMSA_CTX_DIRECT, VMSA_CTX_MEMCG, VMSA_CTX_SOFTLIMIT,
 					 VMSA_CTX_NODE};
 
+/* m, read, as r's struct vmsa_row_more when it counts anything (m's
+ * histogram is r's then, else released): 0, err or VMSA_E_NOMEM */
+static int keep_more(struct vmsa_task_row *r, struct vmsa_row_more *m, int err)
+{
+	static const char zero[VMSA_ROW_MORE_COUNTER_BYTES];
+	if (!err && (m->awake.count || m->awake.held || memcmp(m, zero, sizeof(zero)))) {
+		if (vmsa_row_more_make(r)) {
+			*r->more = *m;
+			return 0;
+		}
+		err = VMSA_E_NOMEM;
+	}
+	vmsa_hist_release(&m->awake);
+	return err;
+}
+
 /* One processes[] or kswapd[] element as a row of sum. */
 static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 {
@@ -1294,7 +1310,8 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 		return VMSA_E_NOMEM;
 	sum->rows[sum->nrows++] = r;
 	vmsa_hist_init(&r->stall, VMSA_HIST_COARSE);
-	vmsa_hist_init(&r->awake, VMSA_HIST_COARSE);
+	struct vmsa_row_more m = {0};
+	vmsa_hist_init(&m.awake, VMSA_HIST_COARSE);
 	jo *comm = member(o, "comm"), *pid = member(o, "pid");
 	if (!comm || !json_object_is_type(comm, json_type_string))
 		return VMSA_E_CORRUPT;
@@ -1320,7 +1337,7 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 		if (read_orders(member(x, "reclaims_by_order"), r, &r->begins_by_order[windowed[i]]))
 			return VMSA_E_NOMEM;
 	}
-	read_throttled(member(o, "throttled"), r->throttled, r->throttled_usec);
+	read_throttled(member(o, "throttled"), m.throttled, m.throttled_usec);
 	r->kswapd_nid = -1;
 	if (!kswapd) {
 		jo *x = member(o, "outside_reclaim");
@@ -1330,9 +1347,10 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 		r->wakeup_kswapd = count_of(o, "wakeup_kswapd_requests");
 		if (read_orders(member(o, "wakeup_kswapd_by_order"), r, &r->wakeup_by_order[0]))
 			return VMSA_E_NOMEM;
-		r->unmatched_begins = count_of(o, "unmatched_begins");
-		r->unmatched_ends = count_of(o, "unmatched_ends");
-		return read_hist(member(o, "direct_stall_ns"), &r->stall, VMSA_HIST_COARSE);
+		m.unmatched_begins = count_of(o, "unmatched_begins");
+		m.unmatched_ends = count_of(o, "unmatched_ends");
+		return keep_more(r, &m, read_hist(member(o, "direct_stall_ns"), &r->stall,
+						  VMSA_HIST_COARSE));
 	}
 	struct vmsa_counters *k = vmsa_row_ctx_mut(r, VMSA_CTX_KSWAPD);
 	if (!k)
@@ -1341,16 +1359,17 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 	if (is_int(member(o, "nid")))
 		r->kswapd_nid = (int32_t)json_object_get_int(member(o, "nid"));
 	read_ctx(member(o, "reclaim"), k);
-	r->kswapd_wakeups = k->windows = count_of(o, "wakeups");
-	r->kswapd_rewakeups = count_of(o, "rewakeups");
+	m.kswapd_wakeups = k->windows = count_of(o, "wakeups");
+	m.kswapd_rewakeups = count_of(o, "rewakeups");
 	if (read_orders(member(o, "wakeups_by_order"), r, &r->kswapd_wake_by_order[0]) ||
 	    read_orders(member(o, "rewakeups_by_order"), r, &r->kswapd_rewake_by_order[0]))
 		return VMSA_E_NOMEM;
 	k->in_progress = count_of(o, "awake_in_progress");
 	k->in_progress_ns = count_of(o, "awake_in_progress_ns");
 	k->latency_ns = count_of(member(o, "reclaim"), "awake_ns");
-	r->kswapd_sleep_without_wake = count_of(o, "sleeps_without_wake");
-	return read_hist(member(o, "awake_ns_histogram"), &r->awake, VMSA_HIST_COARSE);
+	m.kswapd_sleep_without_wake = count_of(o, "sleeps_without_wake");
+	return keep_more(r, &m,
+			 read_hist(member(o, "awake_ns_histogram"), &m.awake, VMSA_HIST_COARSE));
 }
 
 static void read_ctx_totals(jo *o, struct vmsa_ctx_totals *t)

@@ -211,10 +211,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  u64(r->wakeup_kswapd))                                                          \
 	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(r->wakeup_by_order[0])) \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
-	  throttle_obj(r->throttled, r->throttled_usec))                                  \
+	  throttle_obj(vmsa_row_more(r)->throttled, vmsa_row_more(r)->throttled_usec)) \
 	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
-	  u64(r->unmatched_begins))                                                       \
-	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(r->unmatched_ends)) \
+	  u64(vmsa_row_more(r)->unmatched_begins))                                 \
+	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(vmsa_row_more(r)->unmatched_ends)) \
 	X("direct_stall_ns", VF_HIST, "direct reclaim stalls (log2)", hist_obj(&r->stall))
 
 /* a kswapd row r; XO members are there only when not NULL */
@@ -223,9 +223,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("nid", VF_FIRST_NULL(ID), "its node: its events' nid, null when none said", \
 	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
-	  u64(r->kswapd_wakeups))                                                         \
+	  u64(vmsa_row_more(r)->kswapd_wakeups))                                   \
 	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(r->kswapd_wake_by_order[0])) \
-	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(r->kswapd_rewakeups))      \
+	X("rewakeups", VF_SUM(COUNT), "wakes while awake", u64(vmsa_row_more(r)->kswapd_rewakeups)) \
 	X("rewakeups_by_order", VF_ORDERS, "the same, per order",                         \
 	  orders(r->kswapd_rewake_by_order[0]))                                              \
 	X("awake_in_progress", VF_SUM(COUNT), "awake at the end of input (0 or 1)",        \
@@ -233,7 +233,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("awake_in_progress_ns", VF_SUM(NS), "the time awake so far",                    \
 	  u64(vmsa_row_ctx(r, VMSA_CTX_KSWAPD)->in_progress_ns))                                     \
 	X("sleeps_without_wake", VF_SUM(COUNT), "mm_vmscan_kswapd_sleep with no wake before", \
-	  u64(r->kswapd_sleep_without_wake))                                             \
+	  u64(vmsa_row_more(r)->kswapd_sleep_without_wake))                        \
 	X("reclaim", VF_OBJ(kswapd_reclaim), "its kswapd-context object plus `awake_ns`",  \
 	  kswapd_reclaim_obj(r, kn))                                                    \
 	XO("direct", VF_OBJ(ctx_windowed), "direct reclaim windows, when it had any",     \
@@ -245,8 +245,8 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("node", VF_OBJ(ctx_windowed), "node reclaim windows, when it had any",         \
 	   window_obj(r, VMSA_CTX_NODE, kn))                                            \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
-	  throttle_obj(r->throttled, r->throttled_usec))                                  \
-	X("awake_ns_histogram", VF_HIST, "awake periods (log2)", hist_obj(&r->awake))
+	  throttle_obj(vmsa_row_more(r)->throttled, vmsa_row_more(r)->throttled_usec)) \
+	X("awake_ns_histogram", VF_HIST, "awake periods (log2)", hist_obj(&vmsa_row_more(r)->awake))
 
 /* a kswapd row r's reclaim, after the members of ctx */
 #define VMSA_KSWAPD_RECLAIM_FIELDS(X)                                                   \

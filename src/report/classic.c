@@ -224,7 +224,7 @@ static uint64_t v_wakeup_requests(const struct vmsa_task_row *r, enum vmsa_ctx x
 
 static uint64_t v_rewakeups(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
 {
-	return r->kswapd_rewakeups;
+	return vmsa_row_more(r)->kswapd_rewakeups;
 }
 
 static uint64_t v_scanned(const struct vmsa_task_row *r, enum vmsa_ctx x)
@@ -312,8 +312,7 @@ static inline void prefetch_row(const struct vmsa_task_row *r)
 {
 	vmsa_prefetch(r, 192);
 }
-_Static_assert(offsetof(struct vmsa_task_row, throttled) +
-			       sizeof(((struct vmsa_task_row *)0)->throttled) <= 192,
+_Static_assert(offsetof(struct vmsa_task_row, more) + sizeof(void *) <= 192,
 	       "the counters the tables read in a row's first 192 bytes");
 
 /* r's name and the parts of context x the tables read (r is in the cache) */
@@ -323,6 +322,8 @@ static inline void prefetch_parts(const struct vmsa_summary *sum, const struct v
 	__builtin_prefetch(sum->comms.by_id[r->key.comm_id]);
 	if (r->ctx[x])
 		__builtin_prefetch(r->ctx[x]);
+	if (r->more)
+		__builtin_prefetch(r->more);
 	vmsa_orders_t o[2] = {x == VMSA_CTX_KSWAPD ? r->kswapd_wake_by_order[0]
 						   : r->begins_by_order[x],
 			      x == VMSA_CTX_KSWAPD ? r->kswapd_rewake_by_order[0]
@@ -339,7 +340,7 @@ _Static_assert(VMSA_CTX__COUNT < 7, "a bit of its own");
 static bool in_throttle_shrink(const struct vmsa_task_row *r)
 {
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
-		if (r->throttled[b])
+		if (vmsa_row_more(r)->throttled[b])
 			return true;
 	for (int c = 0; c < VMSA_CTX__COUNT; c++)
 		if (r->ctx[c] && r->ctx[c]->slab_calls)
@@ -575,14 +576,16 @@ static int process_table(FILE *f, const struct vmsa_summary *sum, int w,
 /* every kswapd thread, woken in the trace or not */
 static bool in_kswapd(const struct vmsa_task_row *r)
 {
-	return r->is_kswapd || r->kswapd_wakeups || any_counts(vmsa_row_ctx(r, VMSA_CTX_KSWAPD));
+	return r->is_kswapd || vmsa_row_more(r)->kswapd_wakeups ||
+	       any_counts(vmsa_row_ctx(r, VMSA_CTX_KSWAPD));
 }
 
 static void kswapd_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
 			 const struct vmsa_task_row *r)
 {
 	const struct vmsa_counters *k = vmsa_row_ctx(r, VMSA_CTX_KSWAPD);
-	cells6(t, sum, r->kswapd_wakeups, r->kswapd_rewakeups, k);
+	const struct vmsa_row_more *m = vmsa_row_more(r);
+	cells6(t, sum, m->kswapd_wakeups, m->kswapd_rewakeups, k);
 	orders(t, "wake", r->kswapd_wake_by_order[0]);
 	orders(t, "rewake", r->kswapd_rewake_by_order[0]);
 	vmsa_tb_char(t, '\n');
@@ -844,10 +847,11 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 		const struct vmsa_task_row *r = sum->rows[i];
 		if (!(in[i] & IN_THROTTLE_SHRINK))
 			continue;
+		const struct vmsa_row_more *m = vmsa_row_more(r);
 		uint64_t calls = 0, n = 0;
 		int64_t freed = 0;
 		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
-			n += r->throttled[b];
+			n += m->throttled[b];
 		for (int c = 0; c < VMSA_CTX__COUNT; c++) {
 			calls += vmsa_row_ctx(r, c)->slab_calls;
 			freed += vmsa_row_ctx(r, c)->slab_freed;
@@ -857,9 +861,9 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 		pad_label(sum, r, f, w);
 		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
 			char cell[48], secs[32];
-			put_seconds(secs, sizeof(secs), r->throttled_usec[b] * 1000);
-			snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", r->throttled[b], secs);
-			fprintf(f, " %12s", r->throttled[b] ? cell : "-");
+			put_seconds(secs, sizeof(secs), m->throttled_usec[b] * 1000);
+			snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", m->throttled[b], secs);
+			fprintf(f, " %12s", m->throttled[b] ? cell : "-");
 		}
 		fprintf(f, " %10" PRIu64 " %12" PRId64 "\n", calls, freed);
 	}
@@ -899,7 +903,7 @@ static void histograms(FILE *f, const struct vmsa_summary *sum)
 	log2_hist(f, "Kswapd awake, all kswapd threads", &sum->awake_hist);
 	for (size_t i = 0; i < sum->nrows; i++) {
 		const struct vmsa_task_row *r = sum->rows[i];
-		const struct vmsa_hist *h = r->is_kswapd ? &r->awake : &r->stall;
+		const struct vmsa_hist *h = r->is_kswapd ? &vmsa_row_more(r)->awake : &r->stall;
 		if (!h->count)
 			continue;
 		char title[320];

@@ -36,16 +36,16 @@ START_TEST(test_lost_unmatched)
 {
 	struct run r = analyze(NULL, FX("lost-unmatched.txt"), NULL);
 	const struct vmsa_task_row *k0 = row(&r, "kswapd0", 45), *k1 = row(&r, "kswapd1", 46);
-	ck_assert_uint_eq(k0->kswapd_sleep_without_wake, 1);
-	ck_assert_uint_eq(k0->kswapd_wakeups, 1);
-	ck_assert_uint_eq(k0->kswapd_rewakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k0)->kswapd_sleep_without_wake, 1);
+	ck_assert_uint_eq(vmsa_row_more(k0)->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k0)->kswapd_rewakeups, 1);
 	ck_assert_uint_eq(vmsa_order_count(k0->kswapd_rewake_by_order[0], 2), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k0, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k1, VMSA_CTX_KSWAPD)->in_progress, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k1, VMSA_CTX_KSWAPD)->in_progress_ns, 8000000);
 	const struct vmsa_task_row *dd = row(&r, "dd", 100), *cat = row(&r, "cat", 100);
-	ck_assert_uint_eq(dd->unmatched_ends, 1);
-	ck_assert_uint_eq(dd->unmatched_begins, 1);
+	ck_assert_uint_eq(vmsa_row_more(dd)->unmatched_ends, 1);
+	ck_assert_uint_eq(vmsa_row_more(dd)->unmatched_begins, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->windows, 2);
 	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->latency_ns, 2000000);
@@ -67,7 +67,7 @@ START_TEST(test_perf_script)
 	const struct vmsa_task_row *dd = row(&r, "dd", 2001), *k = row(&r, "kswapd0", 45);
 	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->latency_ns, 500000);
 	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->scanned_file, 32);
-	ck_assert_uint_eq(k->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 1000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 128);
 	ck_assert_uint_eq(row(&r, "Web Content", 4113)->wakeup_kswapd, 1);
@@ -140,7 +140,7 @@ START_TEST(test_perf_script_bare)
 	for (int o = 0; o < VMSA_MAX_ORDER; o++)
 		ck_assert_uint_eq(vmsa_order_count(j->begins_by_order[VMSA_CTX_DIRECT], o), 0);
 	ck_assert_uint_eq(row(&r, "kworker/2:1", 212)->wakeup_kswapd, 1);
-	ck_assert_uint_eq(k->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
 	/* what the lines do not say is unknown, not 0 */
 	ck_assert_uint_eq(r.sum->ends_without_reclaimed, 1);
@@ -160,7 +160,7 @@ START_TEST(test_cut_comm)
 	ck_assert_uint_eq(vmsa_order_count(j->begins_by_order[VMSA_CTX_DIRECT], 3), 1);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 4000000);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
-	ck_assert_uint_eq(k->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 10000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 64);
 	vmsa_summary_free(r.sum);

@@ -97,8 +97,8 @@ START_TEST(test_unmatched_and_in_progress)
 		LINE("b-2", "6.0", "mm_vmscan_wakeup_kswapd: nid=0 order=0"),
 		NULL, NULL);
 	const struct vmsa_task_row *a = row(&r, "a", 1);
-	ck_assert_uint_eq(a->unmatched_ends, 1);
-	ck_assert_uint_eq(a->unmatched_begins, 1);
+	ck_assert_uint_eq(vmsa_row_more(a)->unmatched_ends, 1);
+	ck_assert_uint_eq(vmsa_row_more(a)->unmatched_begins, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->windows, 3);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->latency_ns, 2000000);
@@ -146,7 +146,7 @@ START_TEST(test_pid_reuse_and_placeholder)
 		LINE("x-7", "3.003", "mm_vmscan_direct_reclaim_end: nr_reclaimed=1"),
 		NULL, NULL);
 	const struct vmsa_task_row *a = row(&r, "a", 5), *b = row(&r, "b", 5), *x = row(&r, "x", 7);
-	ck_assert_uint_eq(a->unmatched_begins, 1);
+	ck_assert_uint_eq(vmsa_row_more(a)->unmatched_begins, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress, 0);
 	ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->latency_ns, 1000000);
@@ -170,11 +170,11 @@ START_TEST(test_kswapd_rewake_and_stray_sleep)
 		LINE("kswapd0-2", "2.004", "mm_vmscan_kswapd_sleep: nid=0"),
 		NULL, &(struct vmsa_stats_options){.keep_latency_list = 1});
 	const struct vmsa_task_row *k = row(&r, "kswapd0", 2);
-	ck_assert_uint_eq(k->kswapd_wakeups, 1);
-	ck_assert_uint_eq(k->kswapd_rewakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_rewakeups, 1);
 	ck_assert_uint_eq(vmsa_order_count(k->kswapd_wake_by_order[0], 0), 1);
 	ck_assert_uint_eq(vmsa_order_count(k->kswapd_rewake_by_order[0], 3), 1);
-	ck_assert_uint_eq(k->kswapd_sleep_without_wake, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_sleep_without_wake, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 4000000);
 	ck_assert_uint_eq(k->nlat, 1);
 	ck_assert_int_eq(k->lat[0].order, 3);
@@ -812,7 +812,7 @@ START_TEST(test_folded_tasks_rest_and_come_back)
 	ck_assert_uint_eq(c->windows, 105);
 	ck_assert_uint_eq(c->completed, 104);
 	ck_assert_uint_eq(c->in_progress, 1);
-	ck_assert_uint_eq(other->unmatched_ends, 0);
+	ck_assert_uint_eq(vmsa_row_more(other)->unmatched_ends, 0);
 	ck_assert_uint_eq(sum->writeback.passes[0], 1);
 	ck_assert_uint_eq(sum->writeback.pages[0], 60);
 	ck_assert_uint_eq(sum->writeback.unpaired, 0);
