@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* vmscan-analyze [OPTIONS] [FILE...]: the traces read as one, then the report. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -13,16 +14,25 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 				"Try 'vmscan-analyze --help'.\n");
 		return EXIT_USAGE;
 	}
+	/* no FILE: standard input, which may hold a summary too */
+	static char stdin_name[] = "-";
+	static char *stdin_only[] = {stdin_name};
+	char **inputs = n > 0 ? paths : stdin_only;
+	int ninputs = n > 0 ? n : 1;
+	/* a stream read as it comes (--interval, --listen) is a trace: looking
+	 * at standard input's first bytes would wait for them before the
+	 * metrics are served or the first interval is due */
+	bool stream = c->interval > 0 || c->listen;
 	enum vmsa_metrics_format mf;
 	enum vmsa_input_kind kind;
-	if ((cli_metrics_format(c->format, &mf) || c->metrics_path) && n > 0 &&
-	    !vmsa_input_detect_path(paths[0], &kind) && kind == VMSA_INPUT_SUMMARY)
-		return cmd_merge(c, n, paths); /* metrics of JSON summaries: added up as merge does */
-	for (int i = 0; i < n; i++)
-		if (!vmsa_input_detect_path(paths[i], &kind) && kind == VMSA_INPUT_SUMMARY)
-			return cli_report_summaries(c, n, paths); /* a CI artifact, for a person */
-	static const char *const stdin_only[] = {"-"};
-	const char *const *inputs = n > 0 ? (const char *const *)paths : stdin_only;
-	int ninputs = n > 0 ? n : 1;
-	return cli_analysis(c, inputs[0], inputs, ninputs);
+#define IS_SUMMARY(path)                                                              \
+	(!(stream && strcmp((path), "-") == 0) && !vmsa_input_detect_path((path), &kind) && \
+	 kind == VMSA_INPUT_SUMMARY)
+	if ((cli_metrics_format(c->format, &mf) || c->metrics_path) && IS_SUMMARY(inputs[0]))
+		return cmd_merge(c, ninputs, inputs); /* metrics of JSON summaries: added up as merge does */
+	for (int i = 0; i < ninputs; i++)
+		if (IS_SUMMARY(inputs[i]))
+			return cli_report_summaries(c, ninputs, inputs); /* a CI artifact, for a person */
+#undef IS_SUMMARY
+	return cli_analysis(c, inputs[0], (const char *const *)inputs, ninputs);
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "report/json_rows.h"
@@ -230,9 +231,19 @@ fail:
 /* The file's text (NUL-terminated, its length in *n), or NULL with errno set */
 static char *read_text(const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	FILE *f;
+	if (strcmp(path, "-") == 0) {
+		/* standard input, to its end (a copy of the descriptor: the
+		 * caller's stdin stays open) */
+		int fd = dup(STDIN_FILENO);
+		if (fd < 0 || !(f = fdopen(fd, "rb"))) {
+			if (fd >= 0)
+				close(fd);
+			return NULL;
+		}
+	} else if (!(f = fopen(path, "rb"))) {
 		return NULL;
+	}
 	char *text = NULL;
 	size_t cap = 0;
 	struct stat st; /* (read in one go, not grown up to the size by copies) */

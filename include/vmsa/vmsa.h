@@ -587,9 +587,12 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len);
 /**
  * vmsa_input_detect_path() - what the file at @path is, by its first bytes
  * (white space is skipped as far as it goes).  Only regular files are
- * read; standard input ("-"), FIFOs and devices are not touched (a read
- * would consume what the analysis needs) and are VMSA_INPUT_TEXT: the
- * source recognises a trace.dat or perf.data on them itself.  Returns 0
+ * read; FIFOs and devices are not touched (a read would consume what the
+ * analysis needs) and are VMSA_INPUT_TEXT: the source recognises a
+ * trace.dat or perf.data on them itself.  Standard input ("-") is
+ * VMSA_INPUT_SUMMARY when its first byte after white space is '{', found
+ * without taking a byte of it (a regular file by pread(), a pipe by
+ * tee(2), waiting for its first bytes), else VMSA_INPUT_TEXT.  Returns 0
  * with *kind set, or VMSA_E_IO (errno kept) when the file cannot be opened
  * or read, VMSA_E_ISDIR for a directory; *kind is then VMSA_INPUT_TEXT.
  * Thread-safe (it opens its own descriptor).
@@ -927,7 +930,8 @@ int vmsa_doc_from_summary_ref(struct vmsa_doc **out, const struct vmsa_summary *
  * the document (and here, when the document cannot be made). */
 int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum);
 /* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
- * (not a vmscan-analyze summary of this schema version). */
+ * (not a vmscan-analyze summary of this schema version).  @path "-" reads
+ * standard input to its end. */
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
 /* The same, its task rows ("processes", "kswapd") left out as they are read:
  * for numbers, checks and comparisons (a summary of 65,000 tasks is 250 MB

@@ -3,10 +3,13 @@
  * What an input is, by its first bytes: a JSON summary, trace.dat, perf.data
  * or text; and whether a file, compressed or not, holds a trace.dat.
  */
+#define _GNU_SOURCE /* tee */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../internal.h"
@@ -58,11 +61,73 @@ static int open_regular(const char *path, int *fd)
 	return 0;
 }
 
+/*
+ * Whether standard input holds a JSON summary (its first byte after white
+ * space is '{'), found without taking a byte of it: a regular file is read
+ * with pread() from where it stands, a pipe's bytes are copied with tee(2),
+ * which leaves them in the pipe (waiting for the first ones, as the
+ * analysis would).  Anything else (a terminal, a socket), a pipe that holds
+ * only white space for a second, or an error: not a summary.
+ */
+static bool stdin_is_summary(void)
+{
+	unsigned char buf[4096];
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st))
+		return false;
+	if (S_ISREG(st.st_mode)) {
+		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+		ssize_t n = at < 0 ? -1 : pread(STDIN_FILENO, buf, sizeof(buf), at);
+		return n > 0 && vmsa_input_detect(buf, (size_t)n) == VMSA_INPUT_SUMMARY;
+	}
+	if (!S_ISFIFO(st.st_mode))
+		return false;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return false;
+	bool summary = false;
+	for (int tries = 0; tries < 1000; tries++) {
+		ssize_t n = tee(STDIN_FILENO, p[1], sizeof(buf), SPLICE_F_NONBLOCK);
+		if (n < 0 && errno == EAGAIN) {
+			/* nothing in the pipe yet: wait for the writer */
+			struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
+			if (poll(&pf, 1, -1) < 0)
+				break; /* (a signal: the caller's to answer) */
+			continue;
+		}
+		if (n <= 0)
+			break; /* the end (empty), or tee cannot (not a pipe after all) */
+		ssize_t got = read(p[0], buf, (size_t)n);
+		if (got <= 0)
+			break;
+		size_t i = skip_space(buf, (size_t)got);
+		if (i < (size_t)got) {
+			summary = buf[i] == '{';
+			break;
+		}
+		/* only white space so far (a trace's lines begin with spaces): the
+		 * rest of the line is on its way, unless the writer is gone or this
+		 * much white space is no summary's start */
+		struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
+		if (got == (ssize_t)sizeof(buf) ||
+		    (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))))
+			break;
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+	}
+	close(p[0]);
+	close(p[1]);
+	return summary;
+}
+
 int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 {
 	*kind = VMSA_INPUT_TEXT;
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0) {
+		if (stdin_is_summary())
+			*kind = VMSA_INPUT_SUMMARY;
 		return 0;
+	}
 	int fd, err = open_regular(path, &fd);
 	if (err || fd < 0)
 		return err;

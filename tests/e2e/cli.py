@@ -659,6 +659,53 @@ def test_corrupt_summary_where():
                   path.encode() in r.stderr, (r.returncode, r.stderr))
 
 
+def test_summary_on_stdin():
+    """A JSON summary on standard input is read as a summary, as the same
+    file named is, whether stdin is the file, a pipe, or a pipe whose first
+    bytes come late; a trace on a pipe stays a trace, and nothing of either
+    is lost to the look at its first bytes."""
+    trace = os.path.join(WORK, "stdin-summary.txt")
+    with open(trace, "wb") as f:
+        f.write(reclaim_lines(12, 4, 3))
+    spath = os.path.join(WORK, "stdin-summary.json")
+    with open(spath, "wb") as f:
+        f.write(run(["-q", "-f", "json", trace]).stdout)
+    summary = open(spath, "rb").read()
+    want = run(["-q", spath])
+    check("summary on stdin: the file's own report is a report of tasks",
+          want.returncode == 0 and b"Direct reclaims:" in want.stdout and
+          summary_value(want.stdout.decode(), "Direct reclaims") != "0")
+    with open(spath, "rb") as f:
+        redirected = run(["-q", "-"], stdin=f)
+    with open(spath, "rb") as f:
+        no_arg = run(["-q"], stdin=f)
+    piped = run(["-q", "-"], data=summary)
+    check("summary on stdin: redirected file, no FILE argument, pipe",
+          (redirected.returncode, no_arg.returncode, piped.returncode) == (0, 0, 0) and
+          redirected.stdout == want.stdout == no_arg.stdout == piped.stdout,
+          (redirected.returncode, no_arg.returncode, piped.returncode, piped.stderr[-200:]))
+    # the writer sends blanks, waits, then the summary: the look waits for it
+    late = subprocess.Popen(["sh", "-c", "printf '   '; sleep 0.3; cat \"$0\"", spath],
+                            stdout=subprocess.PIPE)
+    r = subprocess.run([TOOL, "-q", "-"], stdin=late.stdout, capture_output=True)
+    late.wait()
+    check("summary on stdin: its first bytes late", r.returncode == 0 and r.stdout == want.stdout,
+          (r.returncode, r.stderr[-200:]))
+    m = run(["merge", "-", spath], data=summary)
+    m2 = run(["merge", spath, spath])
+    check("summary on stdin: merge - FILE", m.returncode == 0 and m.stdout == m2.stdout)
+    c = run(["check", "-t", "totals.direct.reclaims >= 1", "-"], data=summary)
+    check("summary on stdin: check", c.returncode == 0, c.stderr[-200:])
+    # a trace on a pipe (lines begin with spaces) is still a trace, whole
+    text = open(trace, "rb").read()
+    t = run(["-q", "-"], data=text)
+    check("trace on a pipe after the look", t.returncode == 0 and
+          t.stdout == run(["-q", trace]).stdout)
+    bad = run(["-q", "-"], data=b'{"schema": "vmscan-analyze/summary", "cut')
+    check("a broken summary on stdin: exit 6", bad.returncode == 6 and not bad.stdout,
+          bad.returncode)
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -667,7 +714,8 @@ def main():
               test_histogram, test_progress_only_on_a_terminal,
               test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
-              test_live_without_root, test_unwrap, test_corrupt_summary_where):
+              test_live_without_root, test_unwrap, test_corrupt_summary_where,
+              test_summary_on_stdin):
         t()
     passed = sum(1 for _, ok in results if ok)
     failed = len(results) - passed
