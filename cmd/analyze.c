@@ -6,6 +6,17 @@
 
 #include "cli.h"
 
+/* path holds a JSON summary.  A stream read as it comes (--interval,
+ * --listen) is a trace: looking at standard input's first bytes would wait
+ * for them before the metrics are served or the first interval is due. */
+static bool is_summary(const char *path, bool stream)
+{
+	enum vmsa_input_kind kind;
+	if (stream && strcmp(path, "-") == 0)
+		return false;
+	return !vmsa_input_detect_path(path, &kind) && kind == VMSA_INPUT_SUMMARY;
+}
+
 int cmd_analyze(struct cli *c, int n, char **paths)
 {
 	if (n == 0 && isatty(STDIN_FILENO)) {
@@ -19,20 +30,13 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 	static char *stdin_only[] = {stdin_name};
 	char **inputs = n > 0 ? paths : stdin_only;
 	int ninputs = n > 0 ? n : 1;
-	/* a stream read as it comes (--interval, --listen) is a trace: looking
-	 * at standard input's first bytes would wait for them before the
-	 * metrics are served or the first interval is due */
 	bool stream = c->interval > 0 || c->listen;
+	bool first = is_summary(inputs[0], stream); /* (each input looked at once) */
 	enum vmsa_metrics_format mf;
-	enum vmsa_input_kind kind;
-#define IS_SUMMARY(path)                                                              \
-	(!(stream && strcmp((path), "-") == 0) && !vmsa_input_detect_path((path), &kind) && \
-	 kind == VMSA_INPUT_SUMMARY)
-	if ((cli_metrics_format(c->format, &mf) || c->metrics_path) && IS_SUMMARY(inputs[0]))
+	if ((cli_metrics_format(c->format, &mf) || c->metrics_path) && first)
 		return cmd_merge(c, ninputs, inputs); /* metrics of JSON summaries: added up as merge does */
 	for (int i = 0; i < ninputs; i++)
-		if (IS_SUMMARY(inputs[i]))
+		if (i ? is_summary(inputs[i], stream) : first)
 			return cli_report_summaries(c, ninputs, inputs); /* a CI artifact, for a person */
-#undef IS_SUMMARY
 	return cli_analysis(c, inputs[0], (const char *const *)inputs, ninputs);
 }

@@ -458,6 +458,18 @@ static int add_made(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	return 0;
 }
 
+/* s's histograms merged into d's (d's vmsa_row_more made when s has one,
+ * as add_made() makes it): 0 or VMSA_E_NOMEM */
+static int row_hists_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
+{
+	if (vmsa_hist_merge(&d->stall, &s->stall))
+		return VMSA_E_NOMEM;
+	if (!s->more)
+		return 0;
+	struct vmsa_row_more *m = vmsa_row_more_mut(d);
+	return m && !vmsa_hist_merge(&m->awake, &s->more->awake) ? 0 : VMSA_E_NOMEM;
+}
+
 /* Copies s's counters, histograms and latency list into d (d's are lost). */
 static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 {
@@ -474,8 +486,7 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
 	d->lat = NULL;
 	d->nlat = d->lat_cap = 0;
-	if (add_made(d, s) || vmsa_hist_merge(&d->stall, &s->stall) ||
-	    (s->more && vmsa_hist_merge(&d->more->awake, &s->more->awake)))
+	if (add_made(d, s) || row_hists_merge(d, s))
 		return VMSA_E_NOMEM;
 	if (s->nlat) {
 		d->lat = malloc(s->nlat * sizeof(*d->lat));
@@ -818,8 +829,7 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	d->is_kswapd |= s->is_kswapd;
 	if (d->kswapd_nid < 0)
 		d->kswapd_nid = s->kswapd_nid;
-	if (vmsa_hist_merge(&d->stall, &s->stall) ||
-	    (s->more && vmsa_hist_merge(&d->more->awake, &s->more->awake)))
+	if (row_hists_merge(d, s))
 		return VMSA_E_NOMEM;
 	for (size_t i = 0; i < s->nlat; i++)
 		if (lat_push(d, &s->lat[i]))

@@ -100,9 +100,8 @@ static bool stdin_is_summary(void)
 		ssize_t got = read(p[0], buf, (size_t)n);
 		if (got <= 0)
 			break;
-		size_t i = skip_space(buf, (size_t)got);
-		if (i < (size_t)got) {
-			summary = buf[i] == '{';
+		if (skip_space(buf, (size_t)got) < (size_t)got) {
+			summary = vmsa_input_detect(buf, (size_t)got) == VMSA_INPUT_SUMMARY;
 			break;
 		}
 		/* only white space so far (a trace's lines begin with spaces): the

@@ -387,14 +387,30 @@ static bool all_zero(const void *p, size_t n)
 
 /*
  * Where a blank object of a kind is kept for kn: a context's (0, 1: without,
- * with its window counters; 2: with them and its per-order counts), an
- * empty histogram's (3), throttling's (4).
+ * with its window counters; 2: with them and its per-order counts); an
+ * empty histogram's (3) and throttling's (4) are the same whatever is known
+ * (blank_plain()).
  */
 enum { BLANK_HIST = 3, BLANK_THROTTLE = 4 };
 static struct vmsa_jw_blank *blank_of(struct vmsa_jw *w, unsigned kind, struct vmsa_known kn)
 {
 	return &w->blank[kind][(unsigned)kn.sync | (unsigned)kn.scanned << 1 |
 			       (unsigned)kn.reclaimed << 2 | (unsigned)kn.end_reclaimed << 3];
+}
+
+/* The blank object of a kind that does not depend on what is known */
+static struct vmsa_jw_blank *blank_plain(struct vmsa_jw *w, unsigned kind)
+{
+	return &w->blank[kind][0];
+}
+
+/* b (NULL: the object is not blank) written, when it has been kept */
+static bool put_blank(struct vmsa_jw *w, const struct vmsa_jw_blank *b)
+{
+	if (!b || !b->text)
+		return false;
+	emit(w, b->text, b->len);
+	return true;
 }
 
 /* Keeps what w holds from `from` on in b (nothing kept when out of memory) */
@@ -412,10 +428,8 @@ static void write_ctx(struct vmsa_jw *w, const struct vmsa_counters *c, struct v
 	struct vmsa_jw_blank *b = 0; /* (NULL is a JSON null in this file) */
 	if (all_zero(c, sizeof(*c)))
 		b = blank_of(w, windowed, kn);
-	if (b && b->text) {
-		emit(w, b->text, b->len);
+	if (put_blank(w, b))
 		return;
-	}
 	size_t from = w->n;
 	bool first = true;
 	EMIT(w, "{");
@@ -438,10 +452,8 @@ static void write_ctx_order(struct vmsa_jw *w, const struct vmsa_task_row *r, en
 	    (!r->begins_by_order[x] ||
 	     all_zero(vmsa_orders(r->begins_by_order[x], tmp), sizeof(tmp))))
 		b = blank_of(w, 2, kn);
-	if (b && b->text) {
-		emit(w, b->text, b->len);
+	if (put_blank(w, b))
 		return;
-	}
 	size_t from = w->n;
 	bool first = true;
 	EMIT(w, "{");
@@ -491,16 +503,12 @@ static void write_orders(struct vmsa_jw *w, vmsa_orders_t by)
 
 static void write_throttle(struct vmsa_jw *w, const uint64_t *n, const uint64_t *usec)
 {
-	static const struct vmsa_known any;
 	struct vmsa_jw_blank *blank = 0;
 	if (all_zero(n, VMSA_THROTTLE__COUNT * sizeof(*n)) &&
-	    all_zero(usec, VMSA_THROTTLE__COUNT * sizeof(*usec))) {
-		blank = blank_of(w, BLANK_THROTTLE, any);
-		if (blank->text) {
-			emit(w, blank->text, blank->len);
-			return;
-		}
-	}
+	    all_zero(usec, VMSA_THROTTLE__COUNT * sizeof(*usec)))
+		blank = blank_plain(w, BLANK_THROTTLE);
+	if (put_blank(w, blank))
+		return;
 	size_t from = w->n;
 	bool all_first = true;
 	EMIT(w, "{");
@@ -535,15 +543,9 @@ static void write_buckets(struct vmsa_jw *w, const struct vmsa_hist *h)
 
 static void write_hist(struct vmsa_jw *w, const struct vmsa_hist *h)
 {
-	static const struct vmsa_known any;
-	struct vmsa_jw_blank *blank = 0;
-	if (all_zero(h, sizeof(*h))) {
-		blank = blank_of(w, BLANK_HIST, any);
-		if (blank->text) {
-			emit(w, blank->text, blank->len);
-			return;
-		}
-	}
+	struct vmsa_jw_blank *blank = all_zero(h, sizeof(*h)) ? blank_plain(w, BLANK_HIST) : 0;
+	if (put_blank(w, blank))
+		return;
 	size_t from = w->n;
 	bool first = true;
 	EMIT(w, "{");
