@@ -32,6 +32,7 @@ struct task_state {
 	bool folded;		/* counted in the "(other tasks)" row */
 	bool is_kswapd;
 	bool awake;
+	uint8_t wb_open;	/* its writeback_start's reason + 1, 0: none open */
 	uint32_t comm_id;
 	struct vmsa_task_row *row;
 	char last_comm[16];	/* a name whose events change nothing */
@@ -42,7 +43,7 @@ struct task_state {
 		int8_t priority;	/* of its last shrink or slab event, -1: none yet */
 	} win[MAX_WINDOWS];
 	int32_t kswapd_order;
-	uint8_t wb_open;	/* its writeback_start's reason + 1, 0: none open */
+	uint32_t row_idx;	/* row's place in order[] (not of a folded task) */
 	uint64_t wake_ts;
 	int64_t wb_nr_pages;	/* its writeback_start's */
 };
@@ -163,15 +164,27 @@ struct vmsa_row_block {
  * (one page fault for hundreds of rows instead of one every row or two) */
 #define ROW_BLOCK_FIRST 8
 #define ROW_BLOCK_BIG ((size_t)4 << 20)
-/* Rows by (pid, comm): open addressing, at most half full; where each row is
- * in the table's order (the order rows were made, which merges follow). */
-struct row_table {
-	struct row_slot {
+/*
+ * A pid's rows (one a name it had) are found from its task's row, in a ring
+ * through all of them: pid_next[i] is the place in order[] of the next row
+ * of order[i]'s pid (i itself for a pid of one row).  A table of rows by
+ * (pid, name) held 24 to 48 bytes a row, and a new task's row was a miss of
+ * the caches in it: 6% of a run of 65,000 short-lived tasks.  A pid of more
+ * than RING_WALK names (a task that renames itself for each job) has its
+ * rows in a table by (pid, name) too, so that no name costs a walk of them
+ * all: struct long_rings.
+ */
+#define NO_ROW UINT32_MAX
+#define RING_WALK 32
+#define ALL_IN UINT32_MAX /* a slot's name: every row of its pid is in the table */
+struct long_rings {
+	struct ring_slot {
 		int32_t pid;
 		uint32_t comm_id;
-		uint32_t idx;	/* in order[], + 1; 0: an empty slot */
+		uint32_t idx; /* in order[], + 1; 0: an empty slot */
 	} *slot;
 	uint32_t bits;
+	size_t n;
 };
 
 struct vmsa_stats {
@@ -179,9 +192,11 @@ struct vmsa_stats {
 	struct vmsa_comms comms;
 	uint32_t placeholder_id;
 	struct pid_table tasks;
-	struct row_table rowtab;
 	struct vmsa_task_row **order;	/* the rows, in the order they were made */
 	size_t order_cap;
+	uint32_t *pid_next;		/* (above) */
+	size_t pid_next_cap;
+	struct long_rings long_rings;
 	struct vmsa_row_block *blocks;	/* held, newest first; the first gives rows */
 	uint32_t next_block_rows;
 	struct task_state *last_task;	/* consecutive events often share a task */
@@ -207,6 +222,7 @@ struct vmsa_stats {
 	struct task_state at_rest;
 	size_t max_tasks, nrows;
 	struct vmsa_task_row *other;	/* rows beyond max_tasks */
+	uint32_t other_idx;		/* its place in order[] */
 	uint64_t tasks_folded;
 	struct vmsa_source_info *sources;
 	size_t nsources;
@@ -584,64 +600,14 @@ static struct vmsa_task_row *new_row(struct vmsa_stats *st)
 	return r;
 }
 
-/* ---- the row table --------------------------------------------------- */
-
-static inline size_t row_home(const struct row_table *rt, int32_t pid, uint32_t comm_id)
-{
-	uint32_t h = ((uint32_t)pid * 2654435769u) ^ (comm_id * 0x85ebca6bu);
-	h *= 0x9e3779b1u;
-	return (size_t)(h >> (32 - rt->bits));
-}
-
-/* The slot of (pid, comm_id), or the empty slot where it would go. */
-static struct row_slot *row_slot(const struct row_table *rt, int32_t pid, uint32_t comm_id)
-{
-	size_t mask = ((size_t)1 << rt->bits) - 1;
-	for (size_t i = row_home(rt, pid, comm_id);; i = (i + 1) & mask) {
-		struct row_slot *s = &rt->slot[i];
-		if (!s->idx || (s->pid == pid && s->comm_id == comm_id))
-			return s;
-	}
-}
-
-static struct vmsa_task_row *find_row(const struct vmsa_stats *st, int32_t pid,
-				      uint32_t comm_id)
-{
-	if (!st->rowtab.slot)
-		return NULL;
-	struct row_slot *s = row_slot(&st->rowtab, pid, comm_id);
-	return s->idx ? st->order[s->idx - 1] : NULL;
-}
-
-/* Puts order[0..nrows) into the (empty) table. */
-static void rows_index(struct vmsa_stats *st)
-{
-	for (size_t i = 0; i < st->nrows; i++) {
-		const struct vmsa_task_row *r = st->order[i];
-		struct row_slot *s = row_slot(&st->rowtab, r->key.pid, r->key.comm_id);
-		s->pid = r->key.pid;
-		s->comm_id = r->key.comm_id;
-		s->idx = (uint32_t)i + 1;
-	}
-}
-
-/* Room for one more row in the table and in order[]. */
+/* Room for one more row in order[] and pid_next[]. */
 static int rows_room(struct vmsa_stats *st)
 {
-	if (vmsa_grow((void **)&st->order, &st->order_cap, st->nrows + 1, sizeof(*st->order), 64))
+	if (st->nrows >= NO_ROW - 1 ||
+	    vmsa_grow((void **)&st->order, &st->order_cap, st->nrows + 1, sizeof(*st->order), 64) ||
+	    vmsa_grow((void **)&st->pid_next, &st->pid_next_cap, st->nrows + 1,
+		      sizeof(*st->pid_next), 64))
 		return VMSA_E_NOMEM;
-	if (st->rowtab.slot && (st->nrows + 1) * 2 <= ((size_t)1 << st->rowtab.bits))
-		return 0;
-	uint32_t bits = st->rowtab.slot ? st->rowtab.bits + 1 : 8;
-	if (bits > 31 || st->nrows >= UINT32_MAX - 1)
-		return VMSA_E_NOMEM;
-	struct row_slot *slot = calloc((size_t)1 << bits, sizeof(*slot));
-	if (!slot)
-		return VMSA_E_NOMEM;
-	free(st->rowtab.slot);
-	st->rowtab.slot = slot;
-	st->rowtab.bits = bits;
-	rows_index(st);
 	return 0;
 }
 
@@ -837,32 +803,133 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	return 0;
 }
 
-/* The row of (pid, comm_id), made if new (it may be shared); NULL: out of memory. */
-static struct vmsa_task_row *get_row(struct vmsa_stats *st, int32_t pid, uint32_t comm_id)
+/* The slot of (pid, comm_id) in the table of long rings, or the empty one
+ * where it goes (the table has one) */
+static struct ring_slot *ring_slot(const struct long_rings *lr, int32_t pid, uint32_t comm_id)
 {
-	struct vmsa_task_row *r = find_row(st, pid, comm_id);
-	if (r)
-		return r;
-	if (rows_room(st))
+	size_t mask = ((size_t)1 << lr->bits) - 1;
+	uint32_t h = ((uint32_t)pid * 2654435769u) ^ (comm_id * 0x85ebca6bu);
+	for (size_t i = (size_t)((h * 0x9e3779b1u) >> (32 - lr->bits));; i = (i + 1) & mask) {
+		struct ring_slot *s = &lr->slot[i];
+		if (!s->idx || (s->pid == pid && s->comm_id == comm_id))
+			return s;
+	}
+}
+
+/* Room for one more in the table of long rings */
+static int ring_room(struct long_rings *lr)
+{
+	if (!lr->slot || (lr->n + 1) * 2 > ((size_t)1 << lr->bits)) {
+		struct long_rings bigger = {.bits = lr->slot ? lr->bits + 1 : 8, .n = lr->n};
+		if (bigger.bits > 31 || !(bigger.slot = calloc((size_t)1 << bigger.bits,
+							      sizeof(*bigger.slot))))
+			return VMSA_E_NOMEM;
+		for (size_t i = 0; lr->slot && i < ((size_t)1 << lr->bits); i++)
+			if (lr->slot[i].idx)
+				*ring_slot(&bigger, lr->slot[i].pid, lr->slot[i].comm_id) = lr->slot[i];
+		free(lr->slot);
+		*lr = bigger;
+	}
+	return 0;
+}
+
+/* (pid, comm_id) -> idx put in the table of long rings (not in it yet) */
+static int ring_put(struct long_rings *lr, int32_t pid, uint32_t comm_id, uint32_t idx)
+{
+	if (ring_room(lr))
+		return VMSA_E_NOMEM;
+	*ring_slot(lr, pid, comm_id) = (struct ring_slot){pid, comm_id, idx + 1};
+	lr->n++;
+	return 0;
+}
+
+/*
+ * The place of pid's row of comm_id, when its ring (through of) is longer
+ * than RING_WALK: from the table of long rings, the ring's rows put in it
+ * first if they are not there yet; NO_ROW: none (*err 0) or out of memory.
+ */
+static uint32_t long_ring_find(struct vmsa_stats *st, uint32_t of, int32_t pid, uint32_t comm_id,
+			       int *err)
+{
+	struct long_rings *lr = &st->long_rings;
+	*err = 0;
+	if (!lr->slot || !ring_slot(lr, pid, ALL_IN)->idx) {
+		uint32_t i = of;
+		do {
+			if ((*err = ring_put(lr, pid, st->order[i]->key.comm_id, i)))
+				return NO_ROW;
+			i = st->pid_next[i];
+		} while (i != of);
+		if ((*err = ring_put(lr, pid, ALL_IN, of)))
+			return NO_ROW;
+	}
+	const struct ring_slot *s = ring_slot(lr, pid, comm_id);
+	return s->idx ? s->idx - 1 : NO_ROW;
+}
+
+/*
+ * The row of (pid, comm_id), made if new (it may be shared), and its place
+ * in order[] in *idx; NULL: out of memory.  of: the place of a row of pid
+ * (its ring holds every row of the pid), or NO_ROW when the pid has none.
+ */
+static struct vmsa_task_row *get_row(struct vmsa_stats *st, uint32_t of, int32_t pid,
+				     uint32_t comm_id, uint32_t *idx)
+{
+	bool long_ring = false;
+	if (of != NO_ROW) {
+		uint32_t i = of;
+		unsigned steps = 0;
+		do {
+			if (st->order[i]->key.comm_id == comm_id) {
+				*idx = i;
+				return st->order[i];
+			}
+			i = st->pid_next[i];
+		} while (i != of && ++steps < RING_WALK);
+		if (i != of) {
+			int err;
+			uint32_t at = long_ring_find(st, of, pid, comm_id, &err);
+			if (err)
+				return NULL;
+			if (at != NO_ROW) {
+				*idx = at;
+				return st->order[at];
+			}
+			long_ring = true;
+		}
+	}
+	if (rows_room(st) || (long_ring && ring_room(&st->long_rings)))
 		return NULL;
-	r = new_row(st);
+	struct vmsa_task_row *r = new_row(st);
 	if (!r)
 		return NULL;
 	r->key.pid = pid;
 	r->key.comm_id = comm_id;
-	struct row_slot *s = row_slot(&st->rowtab, pid, comm_id);
-	s->pid = pid;
-	s->comm_id = comm_id;
-	s->idx = (uint32_t)st->nrows + 1;
+	uint32_t n = (uint32_t)st->nrows;
+	if (of == NO_ROW) {
+		st->pid_next[n] = n;
+	} else { /* into the ring, after of */
+		st->pid_next[n] = st->pid_next[of];
+		st->pid_next[of] = n;
+	}
+	*idx = n;
 	st->order[st->nrows++] = r;
+	if (long_ring) /* (room made above: this cannot fail) */
+		ring_put(&st->long_rings, pid, comm_id, n);
 	return r;
+}
+
+/* The place in order[] of task t's row (it has one) */
+static inline uint32_t row_idx_of(const struct vmsa_stats *st, const struct task_state *t)
+{
+	return t->folded ? st->other_idx : t->row_idx;
 }
 
 /*
  * The row r of the table made the statistics' own, to be changed: a copy
  * when r is shared with a summary; NULL: out of memory (r is unchanged).
  */
-static struct vmsa_task_row *own_row(struct vmsa_stats *st, struct vmsa_task_row *r)
+static struct vmsa_task_row *own_row(struct vmsa_stats *st, struct vmsa_task_row *r, uint32_t idx)
 {
 	if (!r->shared)
 		return r;
@@ -876,8 +943,7 @@ static struct vmsa_task_row *own_row(struct vmsa_stats *st, struct vmsa_task_row
 		st->blocks->live--;
 		return NULL;
 	}
-	struct row_slot *s = row_slot(&st->rowtab, r->key.pid, r->key.comm_id);
-	st->order[s->idx - 1] = n;
+	st->order[idx] = n;
 	if (st->other == r)
 		st->other = n;
 	block_row_gone(st, r->block);
@@ -926,8 +992,9 @@ void vmsa_stats_free(struct vmsa_stats *st)
 	free(st->task_chunks);
 	free(st->idle_states);
 	free(st->tasks.slot);
-	free(st->rowtab.slot);
 	free(st->order);
+	free(st->pid_next);
+	free(st->long_rings.slot);
 	while (st->blocks)
 		block_drop(st, st->blocks);
 	vmsa_comms_release(&st->comms);
@@ -1050,7 +1117,7 @@ static int fold(struct vmsa_stats *st, struct task_state *t)
 		uint32_t id;
 		if (vmsa_comms_intern(&st->comms, VMSA_COMM_OTHER, strlen(VMSA_COMM_OTHER), &id))
 			return VMSA_E_NOMEM;
-		st->other = get_row(st, -2, id);
+		st->other = get_row(st, NO_ROW, -2, id, &st->other_idx);
 		if (!st->other)
 			return VMSA_E_NOMEM;
 	}
@@ -1141,7 +1208,7 @@ static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vm
 		st->comm_changes++;
 		if (ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE) {
 			if (t->nwin) {
-				struct vmsa_task_row *o = own_row(st, t->row);
+				struct vmsa_task_row *o = own_row(st, t->row, t->row_idx);
 				if (!o)
 					return VMSA_E_NOMEM;
 				t->row = o;
@@ -1151,10 +1218,12 @@ static int pick_row(struct vmsa_stats *st, struct task_state *t, const struct vm
 			t->awake = false;
 		}
 	}
-	struct vmsa_task_row *r = get_row(st, t->pid, id);
-	if (!r || !(r = own_row(st, r)))
+	uint32_t idx;
+	struct vmsa_task_row *r = get_row(st, t->row ? t->row_idx : NO_ROW, t->pid, id, &idx);
+	if (!r || !(r = own_row(st, r, idx)))
 		return VMSA_E_NOMEM;
 	t->row = r;
+	t->row_idx = idx;
 	t->comm_id = id;
 	t->comm_placeholder = ph;
 	if (!ph && ev->comm_len >= 6 && memcmp(ev->comm, "kswapd", 6) == 0)
@@ -1172,7 +1241,7 @@ static int set_task_row(struct vmsa_stats *st, struct task_state *t, const struc
 	if (err)
 		return err;
 	if (t->row->shared) {
-		struct vmsa_task_row *r = own_row(st, t->row);
+		struct vmsa_task_row *r = own_row(st, t->row, row_idx_of(st, t));
 		if (!r)
 			return VMSA_E_NOMEM;
 		t->row = r;
@@ -1642,7 +1711,8 @@ static struct task_state *state_again(struct vmsa_stats *st, struct pid_slot *s)
 		t->row = st->other;
 		t->comm_id = st->other->key.comm_id;
 	} else if (was != REF_FRESH) {
-		t->row = st->order[was & ~REF_ROW];
+		t->row_idx = was & ~REF_ROW;
+		t->row = st->order[t->row_idx];
 		t->comm_id = t->row->key.comm_id;
 		t->comm_placeholder = t->comm_id == st->placeholder_id;
 	}
@@ -1656,11 +1726,9 @@ static void state_rest(struct vmsa_stats *st, struct task_state *t)
 {
 	uint32_t ref = REF_IDLE;
 	if (!t->folded) {
-		const struct row_slot *rs = row_slot(&st->rowtab, t->row->key.pid,
-						     t->row->key.comm_id);
-		if (rs->idx - 1 >= REF_FRESH - REF_ROW)
+		if (t->row_idx >= REF_FRESH - REF_ROW)
 			return; /* (no room in a reference) */
-		ref = REF_ROW | (rs->idx - 1);
+		ref = REF_ROW | t->row_idx;
 	}
 	if (vmsa_grow((void **)&st->idle_states, &st->idle_cap, st->nidle + 1,
 		      sizeof(*st->idle_states), 64))
@@ -1813,10 +1881,10 @@ static int name_cmp(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
+/* (12 bytes: twice as many of them as rows, at the run's peak of memory) */
 struct pid_row {
 	uint32_t key;	/* the pid, its sign bit flipped: unsigned order is the pid's */
 	uint32_t comm_id;
-	struct vmsa_task_row *row;
 	uint32_t from;	/* its place before the sort */
 };
 
@@ -1848,20 +1916,28 @@ int vmsa_summary_sort_rows(struct vmsa_summary *sum)
 	size_t n = sum->nrows, ncomm = sum->comms.n;
 	if (n < 2)
 		return 0;
+	if (n > UINT32_MAX)
+		return VMSA_E_NOMEM;
+	bool made = sum->rows_made && !memcmp(sum->rows, sum->rows_made, n * sizeof(*sum->rows));
 	size_t *at = calloc(ncomm + 1, sizeof(*at));	/* rows of a name, then where they go */
 	struct name_key *names = malloc(ncomm * sizeof(*names));
 	struct pid_row *pr = malloc(2 * n * sizeof(*pr));
-	if (!at || !names || !pr) {
+	/* the rows in their order before the sort (rows[] is written over) */
+	struct vmsa_task_row **before = made ? sum->rows_made : malloc(n * sizeof(*before));
+	if (!at || !names || !pr || !before) {
 		free(at);
 		free(names);
 		free(pr);
+		if (!made)
+			free(before);
 		return VMSA_E_NOMEM;
 	}
+	if (!made)
+		memcpy(before, sum->rows, n * sizeof(*before));
 	bool by_pid = true;
-	bool made = sum->rows_made && !memcmp(sum->rows, sum->rows_made, n * sizeof(*sum->rows));
 	for (size_t i = 0; i < n; i++) {
-		struct vmsa_task_row *r = sum->rows[i];
-		pr[i] = (struct pid_row){(uint32_t)r->key.pid ^ 0x80000000u, r->key.comm_id, r,
+		const struct vmsa_task_row *r = sum->rows[i];
+		pr[i] = (struct pid_row){(uint32_t)r->key.pid ^ 0x80000000u, r->key.comm_id,
 					 (uint32_t)i};
 		by_pid &= !i || pr[i - 1].key <= pr[i].key;
 		at[r->key.comm_id]++;
@@ -1889,17 +1965,19 @@ int vmsa_summary_sort_rows(struct vmsa_summary *sum)
 	 * each one was, for passes in that order; none when that fails) */
 	free(sum->made_of);
 	sum->made_of = NULL;
-	if (made && n < UINT32_MAX)
+	if (made)
 		sum->made_of = malloc(n * sizeof(*sum->made_of));
 	for (size_t i = 0; i < n; i++) {
 		size_t to = at[p[i].comm_id]++;
-		sum->rows[to] = p[i].row;
+		sum->rows[to] = before[p[i].from];
 		if (sum->made_of)
 			sum->made_of[to] = p[i].from;
 	}
 	free(at);
 	free(names);
 	free(pr);
+	if (!made)
+		free(before);
 	return 0;
 }
 
@@ -1937,36 +2015,66 @@ static struct vmsa_task_row *sum_own_row(struct vmsa_summary *sum, size_t i)
 	return c;
 }
 
-/* Fold "<...>" rows into the one named row of the same pid, if unique. */
-static void fold_placeholders(struct vmsa_summary *sum, uint32_t ph)
+/*
+ * Fold "<...>" rows into the one named row of the same pid, if unique; 0 or
+ * VMSA_E_NOMEM.  The named rows are sorted by pid once: a search of all rows
+ * for each "<...>" row took minutes where tasks are many and the tracer's
+ * name cache misses most of them (65,000 short-lived tasks, half of them
+ * "<...>": 4.8 s, 0.09 s without).
+ */
+static int fold_placeholders(struct vmsa_summary *sum, uint32_t ph)
 {
-	size_t out = 0;
-	for (size_t i = 0; i < sum->nrows; i++) {
+	size_t n = sum->nrows, nph = 0;
+	for (size_t i = 0; i < n; i++)
+		nph += sum->rows[i]->key.comm_id == ph;
+	if (!nph || nph == n)
+		return 0;
+	if (n > UINT32_MAX)
+		return VMSA_E_NOMEM;
+	size_t m = 0;
+	struct pid_row *pr = malloc(2 * (n - nph) * sizeof(*pr));
+	if (!pr)
+		return VMSA_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		if (r->key.comm_id != ph)
+			pr[m++] = (struct pid_row){(uint32_t)r->key.pid ^ 0x80000000u, r->key.comm_id,
+						   (uint32_t)i};
+	}
+	const struct pid_row *named = radix_by_key(pr, pr + m, m);
+	for (size_t i = 0; i < n; i++) {
 		struct vmsa_task_row *r = sum->rows[i];
 		if (r->key.comm_id == ph) {
-			size_t named = 0;
-			int n = 0;
-			for (size_t j = 0; j < sum->nrows; j++) {
-				struct vmsa_task_row *o = sum->rows[j];
-				if (o && o != r && o->key.pid == r->key.pid && o->key.comm_id != ph) {
-					named = j;
-					n++;
-				}
+			/* the named rows of its pid: [lo, hi) */
+			uint32_t key = (uint32_t)r->key.pid ^ 0x80000000u;
+			size_t lo = 0, hi = m;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (named[mid].key < key)
+					lo = mid + 1;
+				else
+					hi = mid;
 			}
-			struct vmsa_task_row *into = n == 1 ? sum_own_row(sum, named) : NULL;
+			hi = lo;
+			while (hi < m && named[hi].key == key && hi - lo < 2)
+				hi++;
+			struct vmsa_task_row *into =
+				hi - lo == 1 ? sum_own_row(sum, named[lo].from) : NULL;
 			if (into && vmsa_row_merge(into, r) == 0) {
 				if (!r->block)
 					row_free(r);
 				sum->rows[i] = NULL;
 				sum->placeholder_rows_merged++;
-				continue;
 			}
 		}
 	}
-	for (size_t i = 0; i < sum->nrows; i++)
+	free(pr);
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++)
 		if (sum->rows[i])
 			sum->rows[out++] = sum->rows[i];
 	sum->nrows = out;
+	return 0;
 }
 
 static int merge_by_name(struct vmsa_summary *sum)
@@ -2096,13 +2204,9 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 		const struct vmsa_task_row *r = t->folded ? st->other : t->row;
 		if (!r || (!t->nwin && !t->awake))
 			continue;
-		const struct row_slot *s = row_slot(&st->rowtab, r->key.pid, r->key.comm_id);
-		struct vmsa_task_row *c = s->idx ? sum_own_row(sum, s->idx - 1) : NULL;
-		if (!c) {
-			if (s->idx)
-				goto nomem;
-			continue;
-		}
+		struct vmsa_task_row *c = sum_own_row(sum, row_idx_of(st, t));
+		if (!c)
+			goto nomem;
 		for (int i = 0; i < t->nwin; i++) {
 			struct vmsa_counters *w = vmsa_row_ctx_mut(c, t->win[i].ctx);
 			if (!w)
@@ -2119,7 +2223,8 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 			k->in_progress_ns += st->last_ts > t->wake_ts ? st->last_ts - t->wake_ts : 0;
 		}
 	}
-	fold_placeholders(sum, st->placeholder_id);
+	if (fold_placeholders(sum, st->placeholder_id))
+		goto nomem;
 	sum->ignore_pid = st->opts.ignore_pid;
 	if (sum->ignore_pid && merge_by_name(sum))
 		goto nomem;
@@ -2227,8 +2332,12 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 {
 	/* the rows a task still needs: an open window, kswapd awake, folded */
 	void **keep = malloc((st->tasks.n ? st->tasks.n : 1) * sizeof(*keep));
-	if (!keep)
+	uint32_t *moved = malloc((st->nrows ? st->nrows : 1) * sizeof(*moved)); /* to where */
+	if (!keep || !moved) {
+		free(keep);
+		free(moved);
 		return VMSA_E_NOMEM;
+	}
 	size_t nkeep = 0;
 	struct task_state *t;
 	/* first what can fail: the kept rows made the statistics' own */
@@ -2236,8 +2345,9 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 	{
 		struct vmsa_task_row *r = t->folded ? st->other : t->row;
 		if (r && (t->nwin || t->awake || t->folded)) {
-			if (!(r = own_row(st, r))) {
+			if (!(r = own_row(st, r, row_idx_of(st, t)))) {
 				free(keep);
+				free(moved);
 				return VMSA_E_NOMEM;
 			}
 			t->row = r;
@@ -2266,6 +2376,9 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 			block_row_gone(st, r->block);
 			continue;
 		}
+		/* (one row of a pid is kept at most: its task's) */
+		st->pid_next[out] = (uint32_t)out;
+		moved[i] = (uint32_t)out;
 		st->order[out++] = r;
 		/* (in place: a kept row's new parts would be cut from its
 		 * block's chunks again at every restart) */
@@ -2280,10 +2393,15 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 	}
 	free(keep);
 	st->nrows = out;
-	if (st->rowtab.slot) {
-		memset(st->rowtab.slot, 0, ((size_t)1 << st->rowtab.bits) * sizeof(*st->rowtab.slot));
-		rows_index(st);
-	}
+	/* (the kept rows' places changed) */
+	PIDS_FOR_EACH(st, ti, t)
+	if (t->row && !t->folded)
+		t->row_idx = moved[t->row_idx];
+	if (st->other)
+		st->other_idx = moved[st->other_idx];
+	free(moved);
+	free(st->long_rings.slot); /* (every ring is of one row) */
+	st->long_rings = (struct long_rings){0};
 	free_sources(st->sources, st->nsources);
 	st->sources = NULL;
 	st->nsources = 0;

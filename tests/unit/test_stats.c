@@ -513,6 +513,222 @@ START_TEST(test_rows_in_name_then_pid_order)
 }
 END_TEST
 
+/*
+ * "<...>" rows (the tracer's name cache missed the task's first events)
+ * among thousands: one folds into the one named row of its pid, and stays
+ * where its pid has two names, or none.
+ */
+START_TEST(test_placeholder_rows_fold_among_many)
+{
+	enum { NT = 3000 };
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	uint64_t ts = 1000;
+	for (int32_t pid = 1000; pid < 1000 + NT; pid++) {
+		stall(st, "<...>", pid, ts += 100, 10);
+		if (pid % 3 == 0) {
+			stall(st, "w", pid, ts += 100, 10);
+		} else if (pid % 3 == 1) {
+			stall(st, "x", pid, ts += 100, 10);
+			stall(st, "y", pid, ts += 100, 10);
+		}
+	}
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	ck_assert_uint_eq(sum->placeholder_rows_merged, NT / 3);
+	ck_assert_uint_eq(sum->nrows, NT / 3 + 3 * (NT / 3) + NT / 3);
+	for (int32_t pid = 1000; pid < 1000 + NT; pid++) {
+		const struct vmsa_task_row *ph = vmsa_summary_find_task(sum, "<...>", pid);
+		if (pid % 3 == 0) {
+			ck_assert_ptr_null(ph);
+			ck_assert_uint_eq(completed(sum, "w", pid), 2);
+		} else {
+			ck_assert_ptr_nonnull(ph);
+			ck_assert_uint_eq(vmsa_row_ctx(ph, VMSA_CTX_DIRECT)->completed, 1);
+		}
+	}
+	vmsa_summary_free(sum);
+	vmsa_stats_free(st);
+}
+END_TEST
+
+/*
+ * A task that renames itself for every job: its rows are found again
+ * through the table of long rings, past RING_WALK names; a summary taken
+ * halfway (rows shared, copied on write) and a restart change nothing of it.
+ */
+START_TEST(test_a_pid_of_thousands_of_names)
+{
+	enum { NN = 3000 };
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	uint64_t ts = 1000;
+	char name[16];
+	struct vmsa_summary *mid = NULL;
+	for (int k = 0; k < NN; k++) {
+		snprintf(name, sizeof(name), "job%d", k);
+		stall(st, name, 77, ts += 100, 10);
+		stall(st, name, 78, ts += 100, 10);
+		if (k == NN / 2)
+			ck_assert_int_eq(vmsa_stats_summary(st, &mid), 0);
+	}
+	for (int j = 0; j < NN; j += 2) { /* every other name again, in no order */
+		snprintf(name, sizeof(name), "job%d", j * 1237 % NN);
+		stall(st, name, 77, ts += 100, 10);
+	}
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	ck_assert_uint_eq(sum->nrows, 2 * NN);
+	for (int k = 0; k < NN; k++) {
+		snprintf(name, sizeof(name), "job%d", k);
+		ck_assert_uint_eq(completed(sum, name, 77), k % 2 ? 1 : 2);
+		ck_assert_uint_eq(completed(sum, name, 78), 1);
+	}
+	vmsa_summary_free(sum);
+	ck_assert_uint_eq(mid->nrows, 2 * (NN / 2 + 1));
+	vmsa_summary_free(mid);
+	/* after a restart: the rows made again, each once */
+	ck_assert_int_eq(vmsa_stats_restart(st), 0);
+	for (int round = 0; round < 2; round++)
+		for (int k = 0; k < 100; k++) {
+			snprintf(name, sizeof(name), "job%d", k);
+			stall(st, name, 77, ts += 100, 10);
+		}
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	ck_assert_uint_eq(sum->nrows, 100);
+	ck_assert_uint_eq(completed(sum, "job42", 77), 2);
+	vmsa_summary_free(sum);
+	vmsa_stats_free(st);
+}
+END_TEST
+
+/* The JSON summary of st, as text (freed by the caller) */
+static char *json_of(struct vmsa_stats *st)
+{
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_int_eq(vmsa_report_json(f, sum, NULL), 0);
+	fclose(f);
+	vmsa_summary_free(sum);
+	return text;
+}
+
+/*
+ * Pids that change names back and forth (exec, pid reuse, the placeholder
+ * "<...>"), their tasks resting between windows: every (pid, name) has one
+ * row, found again whatever name the task had last; and a run that takes a
+ * summary (its rows shared, then copied on write) every few events, or
+ * restarts (an interval) at one point and adds the intervals up, counts
+ * what a run without them counts.  Pseudo-random, seeded by the loop.
+ */
+START_TEST(test_rows_found_again_through_a_pids_names)
+{
+	static const char *const names[] = {"a", "b", "c", "<...>"};
+	enum { NPID = 7, NEV = 3000 };
+	uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
+	struct vmsa_stats *plain, *shared;
+	struct vmsa_stats_options o = {.max_tasks = _i == 3 ? 9 : 0};
+	ck_assert_int_eq(vmsa_stats_new(&plain, &o), 0);
+	ck_assert_int_eq(vmsa_stats_new(&shared, &o), 0);
+	struct vmsa_summary *held[8] = {0};
+	uint64_t ts = 1000;
+	for (int i = 0; i < NEV; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned x = (unsigned)(seed >> 33);
+		int32_t pid = 100 + (int32_t)(x % NPID);
+		const char *comm = names[(x >> 8) % 4];
+		static const enum vmsa_event_type types[] = {
+			VMSA_EV_RECLAIM_BEGIN, VMSA_EV_RECLAIM_END, VMSA_EV_LRU_ISOLATE,
+			VMSA_EV_WAKEUP_KSWAPD, VMSA_EV_RECLAIM_END};
+		struct vmsa_event e = ev_of(types[(x >> 12) % 5], comm, pid, ts += 10);
+		if (e.type == VMSA_EV_LRU_ISOLATE) {
+			e.nr_scanned = 1 + (x >> 20) % 32;
+			e.lru = VMSA_LRU_INACTIVE_FILE;
+		}
+		ck_assert_int_eq(vmsa_stats_add(plain, &e), 0);
+		ck_assert_int_eq(vmsa_stats_add(shared, &e), 0);
+		if (i % 97 == 0) { /* a summary held a while: rows shared */
+			vmsa_summary_free(held[i / 97 % 8]);
+			ck_assert_int_eq(vmsa_stats_summary(shared, &held[i / 97 % 8]), 0);
+		}
+	}
+	char *a = json_of(plain), *b = json_of(shared);
+	ck_assert_str_eq(a, b);
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(plain, &sum), 0);
+	for (size_t i = 0; i < sum->nrows; i++)
+		for (size_t j = i + 1; j < sum->nrows; j++)
+			ck_assert_msg(sum->rows[i]->key.pid != sum->rows[j]->key.pid ||
+					      sum->rows[i]->key.comm_id != sum->rows[j]->key.comm_id,
+				      "two rows of pid %d, one name", sum->rows[i]->key.pid);
+	ck_assert_uint_ge(sum->nrows, _i == 3 ? 9 : NPID * 3);
+	ck_assert_uint_gt(sum->comm_changes, 100);
+	vmsa_summary_free(sum);
+	free(a);
+	free(b);
+	for (int k = 0; k < 8; k++)
+		vmsa_summary_free(held[k]);
+	vmsa_stats_free(plain);
+	vmsa_stats_free(shared);
+}
+END_TEST
+
+/* Restarted halfway, both halves' reclaims and scans add up to the whole's. */
+START_TEST(test_rows_found_again_after_a_restart)
+{
+	static const char *const names[] = {"a", "b", "<...>"};
+	uint64_t seed = 12345u + (uint64_t)_i;
+	struct vmsa_stats *whole, *part;
+	ck_assert_int_eq(vmsa_stats_new(&whole, NULL), 0);
+	ck_assert_int_eq(vmsa_stats_new(&part, NULL), 0);
+	uint64_t ts = 1000, reclaims = 0, scanned = 0;
+	struct vmsa_totals t;
+	for (int i = 0; i < 2000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned x = (unsigned)(seed >> 33);
+		struct vmsa_event e = ev_of(x & 1 ? VMSA_EV_RECLAIM_BEGIN : VMSA_EV_RECLAIM_END,
+					    names[(x >> 4) % 3], 10 + (int32_t)((x >> 8) % 5), ts += 10);
+		if ((x >> 16) % 3 == 0) {
+			e.type = VMSA_EV_LRU_ISOLATE;
+			e.nr_scanned = 4;
+			e.lru = VMSA_LRU_INACTIVE_ANON;
+		}
+		ck_assert_int_eq(vmsa_stats_add(whole, &e), 0);
+		ck_assert_int_eq(vmsa_stats_add(part, &e), 0);
+		if (i == 700 + _i * 300) {
+			struct vmsa_summary *s;
+			ck_assert_int_eq(vmsa_stats_summary(part, &s), 0);
+			vmsa_summary_totals(s, &t);
+			reclaims += t.ctx[VMSA_CTX_DIRECT].reclaims_completed;
+			scanned += t.ctx[VMSA_CTX_DIRECT].pages_scanned;
+			vmsa_summary_free(s);
+			ck_assert_int_eq(vmsa_stats_restart(part), 0);
+		}
+	}
+	struct vmsa_summary *s;
+	ck_assert_int_eq(vmsa_stats_summary(part, &s), 0);
+	vmsa_summary_totals(s, &t);
+	reclaims += t.ctx[VMSA_CTX_DIRECT].reclaims_completed;
+	scanned += t.ctx[VMSA_CTX_DIRECT].pages_scanned;
+	for (size_t i = 0; i < s->nrows; i++)
+		for (size_t j = i + 1; j < s->nrows; j++)
+			ck_assert(s->rows[i]->key.pid != s->rows[j]->key.pid ||
+				  s->rows[i]->key.comm_id != s->rows[j]->key.comm_id);
+	vmsa_summary_free(s);
+	ck_assert_int_eq(vmsa_stats_summary(whole, &s), 0);
+	vmsa_summary_totals(s, &t);
+	ck_assert_uint_gt(t.ctx[VMSA_CTX_DIRECT].reclaims_completed, 50);
+	ck_assert_uint_eq(reclaims, t.ctx[VMSA_CTX_DIRECT].reclaims_completed);
+	ck_assert_uint_eq(scanned, t.ctx[VMSA_CTX_DIRECT].pages_scanned);
+	vmsa_summary_free(s);
+	vmsa_stats_free(whole);
+	vmsa_stats_free(part);
+}
+END_TEST
+
 START_TEST(test_summaries_share_rows)
 {
 	enum { NT = 2500, NT3 = (NT + 2) / 3 };
@@ -900,6 +1116,10 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_orders_one_word_then_array);
 	tcase_add_test(tc, test_folded_tasks_rest_and_come_back);
 	tcase_add_test(tc, test_tasks_rest_and_come_back_to_their_rows);
+	tcase_add_loop_test(tc, test_rows_found_again_through_a_pids_names, 0, 4);
+	tcase_add_test(tc, test_placeholder_rows_fold_among_many);
+	tcase_add_test(tc, test_a_pid_of_thousands_of_names);
+	tcase_add_loop_test(tc, test_rows_found_again_after_a_restart, 0, 3);
 	tcase_add_loop_test(tc, test_summaries_share_rows, 0, 6);
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	tcase_add_test(tc, test_lost_without_a_number);
