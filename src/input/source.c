@@ -61,6 +61,14 @@ struct reject_rec {
 
 enum batch_state { B_FREE, B_FILLING, B_READY, B_CONSUMING };
 
+/* An event in a batch, on cache lines of its own (put_event()) */
+#define EV_SLOT 256
+struct ev_slot {
+	struct vmsa_event ev;
+	char pad[EV_SLOT - sizeof(struct vmsa_event)];
+};
+_Static_assert(sizeof(struct ev_slot) == EV_SLOT, "whole cache lines");
+
 struct batch {
 	enum batch_state state;
 	uint64_t seq;
@@ -70,7 +78,7 @@ struct batch {
 	bool text_mapped, ev_mapped; /* text, ev: in the pool's mapping (else allocated) */
 	size_t off, len; /* the lines: text + off, len bytes */
 	size_t long_at;	/* NO_LONG, or where its last line starts, too long to keep */
-	struct vmsa_event *ev;
+	struct ev_slot *ev;
 	size_t nev, evcap, next_ev;
 	struct reject_rec *rej;
 	size_t nrej, rejcap, next_rej;
@@ -738,16 +746,18 @@ fail:
  * reading took about 9% longer so).  The consumer's own batches are stored
  * as usual: it reads them next.
  */
-static inline void put_event(struct vmsa_event *dst, const struct vmsa_event *src)
+static inline void put_event(struct ev_slot *dst, const struct vmsa_event *src)
 {
 #if defined(__SSE2__) && defined(__x86_64__)
-	_Static_assert(sizeof(*src) % 8 == 0, "whole 8-byte stores");
-	long long w[sizeof(*src) / 8];
-	memcpy(w, src, sizeof(w));
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		_mm_stream_si64((long long *)(void *)dst + i, w[i]);
+	/* 16 bytes a store, from the slot's start (64-byte aligned) */
+	enum { N = (sizeof(*src) + 15) / 16 };
+	__m128i w[N];
+	memset(&w[N - 1], 0, 16);
+	memcpy(w, src, sizeof(*src));
+	for (size_t i = 0; i < N; i++)
+		_mm_stream_si128((__m128i *)(void *)dst + i, w[i]);
 #else
-	*dst = *src;
+	dst->ev = *src;
 #endif
 }
 
@@ -776,7 +786,7 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b, bool past_
 			if (past_caches)
 				put_event(&b->ev[b->nev++], &ev);
 			else
-				b->ev[b->nev++] = ev;
+				b->ev[b->nev++].ev = ev;
 			break;
 		case VMSA_LINE_REJECTED:
 			if (add_reject(b, b->lines, why, (size_t)(s - b->text), len)) {
@@ -939,7 +949,7 @@ static bool pool_start(struct vmsa_source *s)
 	size_t text_cap = s->batch_bytes + 1 + TAIL_READ;
 	size_t text_room = (text_cap + 63) / 64 * 64; /* (the events 64-byte aligned) */
 	size_t evs = s->batch_bytes / 128 + 64;
-	size_t slot = text_room + evs * sizeof(struct vmsa_event);
+	size_t slot = text_room + evs * sizeof(struct ev_slot);
 	size_t len = ((size_t)pl->nb * slot + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE;
 	if ((pl->map = vmsa_map_huge(len))) {
 		pl->map_len = len;
@@ -947,7 +957,7 @@ static bool pool_start(struct vmsa_source *s)
 			struct batch *b = &pl->b[i];
 			b->text = pl->map + (size_t)i * slot;
 			b->cap = text_cap;
-			b->ev = (struct vmsa_event *)(void *)(b->text + text_room);
+			b->ev = (struct ev_slot *)(void *)(b->text + text_room);
 			b->evcap = evs;
 			b->text_mapped = b->ev_mapped = true;
 		}
@@ -1007,10 +1017,10 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 				/* written by another core: ask for the next ones early */
 				if (b->next_ev + 8 < b->nev) {
 					__builtin_prefetch(&b->ev[b->next_ev + 8]);
-					__builtin_prefetch(b->ev[b->next_ev + 4].comm);
+					__builtin_prefetch(b->ev[b->next_ev + 4].ev.comm);
 				}
 				report_rejects(s, b, b->next_ev);
-				*ev = &b->ev[b->next_ev++];
+				*ev = &b->ev[b->next_ev++].ev;
 				return 0;
 			}
 			report_rejects(s, b, SIZE_MAX);
