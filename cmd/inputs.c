@@ -284,6 +284,14 @@ static bool json_error_at(const char *path, char *buf, size_t n)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return false;
+	/* (a compressed summary's place would be one in its compressed bytes) */
+	int c0;
+	while ((c0 = getc(f)) == ' ' || c0 == '\t' || c0 == '\n' || c0 == '\r')
+		;
+	if (c0 != '{' || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return false;
+	}
 	struct json_tokener *tok = json_tokener_new();
 	char chunk[65536];
 	size_t got, line = 1, col = 1;

@@ -60,22 +60,28 @@ static bool is_trace(const char *path)
 		return true;
 	if (kind != VMSA_INPUT_TEXT)
 		return false;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
+	/* its first lines (decompressed: trace.txt.xz is a trace too) */
+	enum { HEAD = 200 * 4096 };
+	char *head = malloc(HEAD);
+	size_t len = 0;
+	if (head)
+		vmsa_input_head(path, head, HEAD, &len); /* (what could be read) */
 	struct vmsa_text_parser *p = NULL;
 	bool found = false;
-	char line[4096];
-	if (vmsa_text_parser_new(&p) == 0)
-		for (int i = 0; i < 200 && !found && fgets(line, sizeof(line), f); i++) {
-			size_t n = strcspn(line, "\n");
+	if (head && vmsa_text_parser_new(&p) == 0)
+		for (size_t at = 0, i = 0; i < 200 && !found && at < len; i++) {
+			const char *line = head + at, *nl = memchr(line, '\n', len - at);
+			size_t n = nl ? (size_t)(nl - line) : len - at;
+			at += n + 1;
+			if (n > 4095)
+				continue; /* (a line no trace has) */
 			struct vmsa_event ev;
 			enum vmsa_reject_reason why;
 			found = vmsa_text_parse_line(p, line, n, &ev, &why) != VMSA_LINE_IGNORED ||
 				tracepoint_line(line, n);
 		}
 	vmsa_text_parser_free(p);
-	fclose(f);
+	free(head);
 	return found;
 }
 

@@ -10,6 +10,7 @@
  * is open, merge to the summary of the whole.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input/decompress.h"
 #include "internal.h"
 #include "report/json_rows.h"
 #include "summary_fields.h"
@@ -228,62 +230,107 @@ fail:
 	return NULL;
 }
 
-/* The file's text (NUL-terminated, its length in *n), or NULL with errno set */
+/* Room for one more byte after n in *text (cap bytes), grown by doubling; false: ENOMEM */
+static bool text_room(char **text, size_t *cap, size_t n)
+{
+	if (n + 1 < *cap)
+		return true;
+	size_t c = *cap ? 2 * *cap : (size_t)1 << 16;
+	char *t = realloc(*text, c);
+	if (!t)
+		return false;
+	*text = t;
+	*cap = c;
+	return true;
+}
+
+/*
+ * The file's text (NUL-terminated, its length in *n), decompressed when it
+ * is gzip, xz or zstd (a summary kept as s.json.gz); NULL with errno set
+ * (EILSEQ: the compressed stream is broken).
+ */
 static char *read_text(const char *path, size_t *n)
 {
-	FILE *f;
-	if (strcmp(path, "-") == 0) {
-		/* standard input, to its end (a copy of the descriptor: the
-		 * caller's stdin stays open) */
-		int fd = dup(STDIN_FILENO);
-		if (fd < 0 || !(f = fdopen(fd, "rb"))) {
-			if (fd >= 0)
-				close(fd);
-			return NULL;
-		}
-	} else if (!(f = fopen(path, "rb"))) {
+	/* standard input, to its end, through a copy of the descriptor: the
+	 * caller's stdin stays open */
+	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
-	}
 	char *text = NULL;
 	size_t cap = 0;
+	struct vmsa_decomp *d = NULL;
 	struct stat st; /* (read in one go, not grown up to the size by copies) */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uint64_t)st.st_size < SIZE_MAX / 2) {
 		cap = (size_t)st.st_size + 2;
-		if (!(text = malloc(cap))) {
-			fclose(f);
-			errno = ENOMEM;
-			return NULL;
-		}
+		if (!(text = malloc(cap)))
+			goto nomem;
 	}
-	*n = 0;
-	for (;;) {
-		if (*n + 1 >= cap) {
-			size_t c = cap ? 2 * cap : (size_t)1 << 16;
-			char *t = realloc(text, c);
-			if (!t) {
-				free(text);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			text = t;
-			cap = c;
-		}
-		size_t got = fread(text + *n, 1, cap - 1 - *n, f);
-		*n += got;
-		if (got == 0)
+	/* the first bytes: a compressed stream's magic number? */
+	unsigned char head[VMSA_COMPRESSION_MAGIC_MAX];
+	size_t nhead = 0;
+	while (nhead < sizeof(head)) {
+		ssize_t r = read(fd, head + nhead, sizeof(head) - nhead);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto io;
+		if (r == 0)
 			break;
+		nhead += (size_t)r;
 	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(text);
-		errno = EIO;
-		return NULL;
+	enum vmsa_compression c = vmsa_compression_detect(head, nhead);
+	if (c && vmsa_decomp_new(&d, fd, c, head, nhead))
+		goto nomem;
+	*n = 0;
+	if (!c) {
+		if (!text_room(&text, &cap, nhead))
+			goto nomem;
+		memcpy(text, head, nhead);
+		*n = nhead;
 	}
+	for (;;) {
+		if (!text_room(&text, &cap, *n))
+			goto nomem;
+		size_t got;
+		if (d) {
+			int r = vmsa_decomp_read(d, text + *n, cap - 1 - *n, &got);
+			if (r == VMSA_E_AGAIN)
+				continue;
+			if (r) {
+				int e = r == VMSA_E_IO ? errno : EILSEQ;
+				vmsa_decomp_free(d);
+				d = NULL;
+				errno = e;
+				goto io;
+			}
+			if (!got && vmsa_decomp_done(d))
+				break;
+		} else {
+			ssize_t r = read(fd, text + *n, cap - 1 - *n);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				goto io;
+			if (r == 0)
+				break;
+			got = (size_t)r;
+		}
+		*n += got;
+	}
+	vmsa_decomp_free(d);
+	close(fd);
 	text[*n] = '\0';
 	return text;
+nomem:
+	errno = ENOMEM;
+io:;
+	int e = errno;
+	vmsa_decomp_free(d);
+	free(text);
+	close(fd);
+	errno = e;
+	return NULL;
 }
 
 /* The JSON value of the n bytes at t, NULL if they are not one (and
@@ -425,7 +472,7 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	size_t n;
 	char *text = read_text(path, &n);
 	if (!text)
-		return errno == ENOMEM ? VMSA_E_NOMEM : VMSA_E_IO;
+		return errno == ENOMEM ? VMSA_E_NOMEM : errno == EILSEQ ? VMSA_E_CORRUPT : VMSA_E_IO;
 	struct list_text lists[2] = {{NULL, NULL}, {NULL, NULL}};
 	size_t len = 0;
 	char *cut = n < INT_MAX ? without_rows(text, n, &len, lists) : NULL;

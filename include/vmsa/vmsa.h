@@ -592,12 +592,25 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len);
  * trace.dat or perf.data on them itself.  Standard input ("-") is
  * VMSA_INPUT_SUMMARY when its first byte after white space is '{', found
  * without taking a byte of it (a regular file by pread(), a pipe by
- * tee(2), waiting for its first bytes), else VMSA_INPUT_TEXT.  Returns 0
- * with *kind set, or VMSA_E_IO (errno kept) when the file cannot be opened
- * or read, VMSA_E_ISDIR for a directory; *kind is then VMSA_INPUT_TEXT.
- * Thread-safe (it opens its own descriptor).
+ * tee(2), waiting for its first bytes), else VMSA_INPUT_TEXT.  A file (or
+ * a regular file on standard input) compressed with gzip, xz or zstd is
+ * what it holds decompressed (a compressed pipe: VMSA_INPUT_TEXT).  Returns
+ * 0 with *kind set, or VMSA_E_IO (errno kept) when the file cannot be
+ * opened or read, VMSA_E_ISDIR for a directory; *kind is then
+ * VMSA_INPUT_TEXT.  Thread-safe (it opens its own descriptor).
  */
 int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind);
+
+/**
+ * vmsa_input_head() - the first bytes of what the regular file at @path
+ * holds: up to @cap of them into @buf, decompressed when the file is
+ * compressed with gzip, xz or zstd; their number in *@n.  Returns 0,
+ * VMSA_E_IO (errno kept) when it cannot be opened or read, VMSA_E_ISDIR,
+ * VMSA_E_INVAL when it is not a regular file, or VMSA_E_DECOMPRESS when its
+ * compressed stream is broken before @cap bytes (*@n then counts those
+ * decompressed).  Thread-safe.
+ */
+int vmsa_input_head(const char *path, void *buf, size_t cap, size_t *n);
 
 /* ------------------------------------------------------------------ */
 /* Record filters                                                      */

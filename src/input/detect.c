@@ -62,12 +62,47 @@ static int open_regular(const char *path, int *fd)
 }
 
 /*
+ * What the compressed stream of kind c on fd (read from its start) holds,
+ * by its first bytes: past any white space (a summary may begin with it),
+ * as a file's own bytes are looked at below.  The stream is read no
+ * further than that.
+ */
+static enum vmsa_input_kind detect_compressed(int fd, enum vmsa_compression c)
+{
+	struct vmsa_decomp *d;
+	enum vmsa_input_kind kind = VMSA_INPUT_TEXT;
+	if (vmsa_decomp_new(&d, fd, c, NULL, 0))
+		return kind;
+	unsigned char buf[4096];
+	bool first = true;
+	for (;;) {
+		size_t have = 0, got = 0;
+		while (have < sizeof(buf) && vmsa_decomp_read(d, buf + have, sizeof(buf) - have,
+							      &got) == 0 &&
+		       (got || !vmsa_decomp_done(d)))
+			have += got;
+		size_t i = skip_space(buf, have);
+		if (first)
+			kind = vmsa_input_detect(buf, have);
+		else if (i < have && buf[i] == '{')
+			kind = VMSA_INPUT_SUMMARY;
+		if (have < sizeof(buf) || i < have)
+			break;
+		first = false;
+	}
+	vmsa_decomp_free(d);
+	return kind;
+}
+
+/*
  * Whether standard input holds a JSON summary (its first byte after white
  * space is '{'), found without taking a byte of it: a regular file is read
  * with pread() from where it stands, a pipe's bytes are copied with tee(2),
  * which leaves them in the pipe (waiting for the first ones, as the
- * analysis would).  Anything else (a terminal, a socket), a pipe that holds
- * only white space for a second, or an error: not a summary.
+ * analysis would).  A compressed regular file: what it holds decompressed
+ * (a compressed pipe is read as a trace).  Anything else (a terminal, a
+ * socket), a pipe that holds only white space for a second, or an error:
+ * not a summary.
  */
 static bool stdin_is_summary(void)
 {
@@ -78,6 +113,11 @@ static bool stdin_is_summary(void)
 	if (S_ISREG(st.st_mode)) {
 		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
 		ssize_t n = at < 0 ? -1 : pread(STDIN_FILENO, buf, sizeof(buf), at);
+		enum vmsa_compression c = n > 0 ? vmsa_compression_detect(buf, (size_t)n) : 0;
+		if (c) { /* (read from where it stands, which is put back) */
+			enum vmsa_input_kind kind = detect_compressed(STDIN_FILENO, c);
+			return lseek(STDIN_FILENO, at, SEEK_SET) == at && kind == VMSA_INPUT_SUMMARY;
+		}
 		return n > 0 && vmsa_input_detect(buf, (size_t)n) == VMSA_INPUT_SUMMARY;
 	}
 	if (!S_ISFIFO(st.st_mode))
@@ -132,6 +172,14 @@ int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 		return err;
 	unsigned char buf[4096];
 	bool first = true;
+	/* a compressed file: what it holds once decompressed */
+	ssize_t m = pread(fd, buf, VMSA_COMPRESSION_MAGIC_MAX, 0);
+	enum vmsa_compression c = m > 0 ? vmsa_compression_detect(buf, (size_t)m) : 0;
+	if (c) {
+		*kind = detect_compressed(fd, c);
+		close(fd);
+		return 0;
+	}
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -151,6 +199,52 @@ int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 		first = false;
 	}
 	int saved = errno;
+	close(fd);
+	errno = saved;
+	return err;
+}
+
+int vmsa_input_head(const char *path, void *buf, size_t cap, size_t *n)
+{
+	*n = 0;
+	int fd, err = open_regular(path, &fd);
+	if (err)
+		return err;
+	if (fd < 0)
+		return VMSA_E_INVAL;
+	unsigned char magic[VMSA_COMPRESSION_MAGIC_MAX];
+	ssize_t m = pread(fd, magic, sizeof(magic), 0);
+	enum vmsa_compression c = m > 0 ? vmsa_compression_detect(magic, (size_t)m) : 0;
+	struct vmsa_decomp *d = NULL;
+	if (c && (err = vmsa_decomp_new(&d, fd, c, NULL, 0))) {
+		close(fd);
+		return err;
+	}
+	unsigned char *b = buf;
+	while (*n < cap) {
+		size_t got = 0;
+		if (d) {
+			err = vmsa_decomp_read(d, b + *n, cap - *n, &got);
+			if (err == VMSA_E_AGAIN) {
+				err = 0;
+				continue;
+			}
+			if (err || (!got && vmsa_decomp_done(d)))
+				break;
+		} else {
+			ssize_t r = pread(fd, b + *n, cap - *n, (off_t)*n);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				err = r < 0 ? VMSA_E_IO : 0;
+				break;
+			}
+			got = (size_t)r;
+		}
+		*n += got;
+	}
+	int saved = errno;
+	vmsa_decomp_free(d);
 	close(fd);
 	errno = saved;
 	return err;

@@ -8,6 +8,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -706,6 +707,58 @@ def test_summary_on_stdin():
           bad.returncode)
 
 
+def test_compressed_summary():
+    """A JSON summary kept compressed (gzip, xz, zstd: s.json.gz) is read as
+    the summary it holds, named or as a redirected standard input, by
+    analyze, merge, check and compare; a truncated one is a broken summary
+    (exit 6, the file named).  (It was read as a compressed trace of no
+    vmscan event: merge left its tasks out and exited 0.)"""
+    import gzip, lzma
+    trace = os.path.join(WORK, "compressed-summary.txt")
+    with open(trace, "wb") as f:
+        f.write(reclaim_lines(9, 3, 2))
+    spath = os.path.join(WORK, "compressed-summary.json")
+    with open(spath, "wb") as f:
+        f.write(run(["-q", "-f", "json", trace]).stdout)
+    raw = open(spath, "rb").read()
+    packed = {".gz": gzip.compress(raw), ".xz": lzma.compress(raw)}
+    if shutil.which("zstd"):
+        packed[".zst"] = subprocess.run(["zstd", "-q", "-c", spath], capture_output=True,
+                                        check=True).stdout
+    want = run(["-q", spath])
+    want_json = run(["-q", "-f", "json", spath])
+    want_merge = run(["merge", spath, spath])
+    check("compressed summary: the plain file's report has tasks",
+          want.returncode == 0 and summary_value(want.stdout.decode(), "Direct reclaims") != "0")
+    for ext, data in sorted(packed.items()):
+        path = spath + ext
+        with open(path, "wb") as f:
+            f.write(data)
+        r, j = run(["-q", path]), run(["-q", "-f", "json", path])
+        check("compressed summary %s: report and JSON as the plain file's" % ext,
+              r.returncode == 0 and r.stdout == want.stdout and j.stdout == want_json.stdout,
+              (r.returncode, r.stderr[-200:]))
+        with open(path, "rb") as f:
+            s = run(["-q", "-"], stdin=f)
+        check("compressed summary %s: redirected to stdin" % ext,
+              s.returncode == 0 and s.stdout == want.stdout, (s.returncode, s.stderr[-200:]))
+        m = run(["merge", path, spath])
+        check("compressed summary %s: merge" % ext,
+              m.returncode == 0 and m.stdout == want_merge.stdout, (m.returncode, m.stderr[-200:]))
+        c = run(["check", "-t", "totals.direct.reclaims == %s" %
+                 summary_value(want.stdout.decode(), "Direct reclaims"), path])
+        check("compressed summary %s: check" % ext, c.returncode == 0, c.stdout[-200:])
+        cmp = run(["compare", spath, path])
+        check("compressed summary %s: compare" % ext, cmp.returncode == 0 and
+              b"Direct reclaims" in cmp.stdout, cmp.stderr[-200:])
+    cut = spath + ".cut.gz"
+    with open(cut, "wb") as f:
+        f.write(packed[".gz"][:len(packed[".gz"]) // 2])
+    b = run(["-q", cut])
+    check("a truncated compressed summary: exit 6, named", b.returncode == 6 and
+          cut.encode() in b.stderr and not b.stdout, (b.returncode, b.stderr[-200:]))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -715,7 +768,7 @@ def main():
               test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap, test_corrupt_summary_where,
-              test_summary_on_stdin):
+              test_summary_on_stdin, test_compressed_summary):
         t()
     passed = sum(1 for _, ok in results if ok)
     failed = len(results) - passed

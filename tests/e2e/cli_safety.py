@@ -16,6 +16,7 @@
 
 usage: cli_safety.py TOOL SOURCE_DIR WORKDIR
 """
+import gzip
 import hashlib
 import json
 import os
@@ -94,12 +95,20 @@ def test_outputs_never_destroy_inputs(names):
     perf = os.path.join(d, "perf.data")
     with open(perf, "wb") as f:
         f.write(b"PERFILE2" + bytes(200))
-    for target in (dat, perf):
+    # and compressed ones, text (as the fixtures are kept) and trace.dat
+    txz = os.path.join(d, "trace.txt.xz")
+    shutil.copy(fx("6.1", "dirty-swap", "upstream", "trace.txt.xz"), txz)
+    dgz = os.path.join(d, "trace.dat.gz")
+    with open(dat, "rb") as s, gzip.open(dgz, "wb") as g:
+        shutil.copyfileobj(s, g)
+    for target in (dat, perf, txz, dgz):
         h = digest(target)
         r = run(["-j", target, names])
         check("-j onto an existing %s is refused" % os.path.basename(target),
               r.returncode == 2 and b"recorded trace" in r.stderr, r.stderr)
         check("%s byte-identical" % os.path.basename(target), digest(target) == h)
+    os.unlink(txz)
+    os.unlink(dgz)
     check("no file left behind by refused runs",
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
     # --force overwrites a trace that is not an input
