@@ -244,6 +244,16 @@ static bool text_room(char **text, size_t *cap, size_t n)
 	return true;
 }
 
+/* read(2), again when a signal interrupted it */
+static ssize_t read_retry(int fd, void *b, size_t n)
+{
+	ssize_t r;
+	do
+		r = read(fd, b, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
 /*
  * The file's text (NUL-terminated, its length in *n), decompressed when it
  * is gzip, xz or zstd (a summary kept as s.json.gz); NULL with errno set
@@ -269,16 +279,9 @@ static char *read_text(const char *path, size_t *n)
 	/* the first bytes: a compressed stream's magic number? */
 	unsigned char head[VMSA_COMPRESSION_MAGIC_MAX];
 	size_t nhead = 0;
-	while (nhead < sizeof(head)) {
-		ssize_t r = read(fd, head + nhead, sizeof(head) - nhead);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
+	for (ssize_t r = 1; nhead < sizeof(head) && r; nhead += (size_t)r)
+		if ((r = read_retry(fd, head + nhead, sizeof(head) - nhead)) < 0)
 			goto io;
-		if (r == 0)
-			break;
-		nhead += (size_t)r;
-	}
 	enum vmsa_compression c = vmsa_compression_detect(head, nhead);
 	if (c && vmsa_decomp_new(&d, fd, c, head, nhead))
 		goto nomem;
@@ -307,9 +310,7 @@ static char *read_text(const char *path, size_t *n)
 			if (!got && vmsa_decomp_done(d))
 				break;
 		} else {
-			ssize_t r = read(fd, text + *n, cap - 1 - *n);
-			if (r < 0 && errno == EINTR)
-				continue;
+			ssize_t r = read_retry(fd, text + *n, cap - 1 - *n);
 			if (r < 0)
 				goto io;
 			if (r == 0)
