@@ -205,11 +205,28 @@ size_t vmsa_utf8_fix(char *b, const char *s, size_t n)
 
 static void put_value(struct vmsa_jw *w, jv v);
 
-/* member k (a string literal) of value v */
-#define PUT_KV(k, v)                                                \
-	do {                                                        \
-		emit_key_n(w, &first, "" k "", sizeof(k) - 1);      \
-		put_value(w, v);                                    \
+/* The n bytes of a member ",\"key\":value" at s, without its comma when first */
+static inline void emit_member(struct vmsa_jw *w, bool *first, const char *s, size_t n)
+{
+	if (*first)
+		emit(w, s + 1, n - 1);
+	else
+		emit(w, s, n);
+	*first = false;
+}
+
+/* member k (a string literal) of value v (a zero or a null: its text at once) */
+#define PUT_KV(k, v)                                                                 \
+	do {                                                                         \
+		jv kv_ = (v);                                                         \
+		if (kv_.kind == JV_U64 && kv_.u == 0)                                  \
+			emit_member(w, &first, ",\"" k "\":0", sizeof(k) + 4);       \
+		else if (kv_.kind == JV_NULL)                                         \
+			emit_member(w, &first, ",\"" k "\":null", sizeof(k) + 7);    \
+		else {                                                               \
+			emit_key_n(w, &first, "" k "", sizeof(k) - 1);               \
+			put_value(w, kv_);                                            \
+		}                                                                    \
 	} while (0)
 
 /* ---- what the lists' values call, as descriptions ------------------ */
@@ -292,14 +309,20 @@ static jv window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa
 		if (v_.kind != JV_NULL)           \
 			PUT_KV(k, v_);            \
 	}
-/* a counter, or null when known is false */
-#define PUT_U64_IF(k, known, v)                                     \
-	do {                                                        \
-		emit_key_n(w, &first, "" k "", sizeof(k) - 1);      \
-		if (known)                                          \
-			emit_u64(w, v);                             \
-		else                                                \
-			EMIT(w, "null");                            \
+/* a counter, or null when known is false (a zero, most of them: its
+ * member's text at once) */
+#define PUT_U64_IF(k, known, v)                                                   \
+	do {                                                                      \
+		uint64_t v_ = (v);                                                \
+		if ((known) && v_ == 0) {                                         \
+			emit_member(w, &first, ",\"" k "\":0", sizeof(k) + 4);    \
+			break;                                                    \
+		}                                                                 \
+		emit_key_n(w, &first, "" k "", sizeof(k) - 1);                    \
+		if (known)                                                        \
+			emit_u64(w, v_);                                          \
+		else                                                              \
+			EMIT(w, "null");                                          \
 	} while (0)
 #define WPUT_COUNTER(type, member, k, unit, meaning) PUT_U64_IF(k, true, (uint64_t)c->member);
 #define WPUT_SCANNED(type, member, k, unit, meaning) \
