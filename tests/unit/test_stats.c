@@ -602,6 +602,16 @@ START_TEST(test_a_pid_of_thousands_of_names)
 }
 END_TEST
 
+/* No two rows of sum have one pid and one name */
+static void one_row_a_task(const struct vmsa_summary *sum)
+{
+	for (size_t i = 0; i < sum->nrows; i++)
+		for (size_t j = i + 1; j < sum->nrows; j++)
+			ck_assert_msg(sum->rows[i]->key.pid != sum->rows[j]->key.pid ||
+					      sum->rows[i]->key.comm_id != sum->rows[j]->key.comm_id,
+				      "two rows of pid %d, one name", sum->rows[i]->key.pid);
+}
+
 /* The JSON summary of st, as text (freed by the caller) */
 static char *json_of(struct vmsa_stats *st)
 {
@@ -659,11 +669,7 @@ START_TEST(test_rows_found_again_through_a_pids_names)
 	ck_assert_str_eq(a, b);
 	struct vmsa_summary *sum;
 	ck_assert_int_eq(vmsa_stats_summary(plain, &sum), 0);
-	for (size_t i = 0; i < sum->nrows; i++)
-		for (size_t j = i + 1; j < sum->nrows; j++)
-			ck_assert_msg(sum->rows[i]->key.pid != sum->rows[j]->key.pid ||
-					      sum->rows[i]->key.comm_id != sum->rows[j]->key.comm_id,
-				      "two rows of pid %d, one name", sum->rows[i]->key.pid);
+	one_row_a_task(sum);
 	ck_assert_uint_ge(sum->nrows, _i == 3 ? 9 : NPID * 3);
 	ck_assert_uint_gt(sum->comm_changes, 100);
 	vmsa_summary_free(sum);
@@ -713,10 +719,7 @@ START_TEST(test_rows_found_again_after_a_restart)
 	vmsa_summary_totals(s, &t);
 	reclaims += t.ctx[VMSA_CTX_DIRECT].reclaims_completed;
 	scanned += t.ctx[VMSA_CTX_DIRECT].pages_scanned;
-	for (size_t i = 0; i < s->nrows; i++)
-		for (size_t j = i + 1; j < s->nrows; j++)
-			ck_assert(s->rows[i]->key.pid != s->rows[j]->key.pid ||
-				  s->rows[i]->key.comm_id != s->rows[j]->key.comm_id);
+	one_row_a_task(s);
 	vmsa_summary_free(s);
 	ck_assert_int_eq(vmsa_stats_summary(whole, &s), 0);
 	vmsa_summary_totals(s, &t);
