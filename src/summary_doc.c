@@ -244,16 +244,6 @@ static bool text_room(char **text, size_t *cap, size_t n)
 	return true;
 }
 
-/* read(2), again when a signal interrupted it */
-static ssize_t read_retry(int fd, void *b, size_t n)
-{
-	ssize_t r;
-	do
-		r = read(fd, b, n);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
 /*
  * The file's text (NUL-terminated, its length in *n), decompressed when it
  * is gzip, xz or zstd (a summary kept as s.json.gz); NULL with errno set
@@ -279,8 +269,8 @@ static char *read_text(const char *path, size_t *n)
 	/* the first bytes: a compressed stream's magic number? */
 	unsigned char head[VMSA_COMPRESSION_MAGIC_MAX];
 	size_t nhead = 0;
-	for (ssize_t r = 1; nhead < sizeof(head) && r; nhead += (size_t)r)
-		if ((r = read_retry(fd, head + nhead, sizeof(head) - nhead)) < 0)
+	for (size_t got = 1; nhead < sizeof(head) && got; nhead += got)
+		if (vmsa_input_read(fd, NULL, head + nhead, sizeof(head) - nhead, &got))
 			goto io;
 	enum vmsa_compression c = vmsa_compression_detect(head, nhead);
 	if (c && vmsa_decomp_new(&d, fd, c, head, nhead))
@@ -296,27 +286,14 @@ static char *read_text(const char *path, size_t *n)
 		if (!text_room(&text, &cap, *n))
 			goto nomem;
 		size_t got;
-		if (d) {
-			int r = vmsa_decomp_read(d, text + *n, cap - 1 - *n, &got);
-			if (r == VMSA_E_AGAIN)
-				continue;
-			if (r) {
-				int e = r == VMSA_E_IO ? errno : EILSEQ;
-				vmsa_decomp_free(d);
-				d = NULL;
-				errno = e;
-				goto io;
-			}
-			if (!got && vmsa_decomp_done(d))
-				break;
-		} else {
-			ssize_t r = read_retry(fd, text + *n, cap - 1 - *n);
-			if (r < 0)
-				goto io;
-			if (r == 0)
-				break;
-			got = (size_t)r;
+		int r = vmsa_input_read(fd, d, text + *n, cap - 1 - *n, &got);
+		if (r) {
+			if (r != VMSA_E_IO)
+				errno = EILSEQ; /* (the compressed stream is broken) */
+			goto io;
 		}
+		if (!got)
+			break;
 		*n += got;
 	}
 	vmsa_decomp_free(d);

@@ -340,3 +340,23 @@ int vmsa_decomp_read(struct vmsa_decomp *d, void *buf, size_t cap, size_t *got)
 	}
 	return 0;
 }
+
+int vmsa_input_read(int fd, struct vmsa_decomp *d, void *buf, size_t cap, size_t *got)
+{
+	for (;;) {
+		if (!d) {
+			ssize_t r = read(fd, buf, cap);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				return VMSA_E_IO;
+			*got = (size_t)r;
+			return 0;
+		}
+		int r = vmsa_decomp_read(d, buf, cap, got);
+		if (r == VMSA_E_AGAIN)
+			continue;
+		if (r || *got || vmsa_decomp_done(d))
+			return r;
+	}
+}

@@ -48,4 +48,12 @@ uint64_t vmsa_decomp_in_bytes(const struct vmsa_decomp *d);
 /* After VMSA_E_DECOMPRESS: the byte offset in the compressed input and a static reason. */
 const char *vmsa_decomp_error(const struct vmsa_decomp *d, uint64_t *offset);
 
+/*
+ * The next bytes of the input on @fd, through @d when it is compressed (@d
+ * NULL: @fd's own bytes), into @buf (@cap > 0), blocking as @fd does and
+ * reading again after EINTR: 0 with *@got bytes (0: the end), VMSA_E_IO
+ * (errno kept) or VMSA_E_DECOMPRESS.
+ */
+int vmsa_input_read(int fd, struct vmsa_decomp *d, void *buf, size_t cap, size_t *got);
+
 #endif

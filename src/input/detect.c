@@ -61,37 +61,63 @@ static int open_regular(const char *path, int *fd)
 	return 0;
 }
 
-/*
- * What the compressed stream of kind c on fd (read from its start) holds,
- * by its first bytes: past any white space (a summary may begin with it),
- * as a file's own bytes are looked at below.  The stream is read no
- * further than that.
- */
-static enum vmsa_input_kind detect_compressed(int fd, enum vmsa_compression c)
+/* The compression of the input on fd whose first bytes are at offset at */
+static enum vmsa_compression compression_at(int fd, off_t at)
 {
-	struct vmsa_decomp *d;
-	enum vmsa_input_kind kind = VMSA_INPUT_TEXT;
-	if (vmsa_decomp_new(&d, fd, c, NULL, 0))
-		return kind;
+	unsigned char magic[VMSA_COMPRESSION_MAGIC_MAX];
+	ssize_t m = pread(fd, magic, sizeof(magic), at);
+	return m > 0 ? vmsa_compression_detect(magic, (size_t)m) : VMSA_COMPRESSION_NONE;
+}
+
+/* buf filled from the input on fd (through d: vmsa_input_read()), up to cap
+ * bytes or its end; *have bytes in it, also when an error is returned */
+static int fill(int fd, struct vmsa_decomp *d, void *buf, size_t cap, size_t *have)
+{
+	*have = 0;
+	for (size_t got = 1; *have < cap && got; *have += got) {
+		int err = vmsa_input_read(fd, d, (char *)buf + *have, cap - *have, &got);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * What the input on fd (read from where it stands; through a decompressor
+ * of kind c, when c is one) is, by its first bytes: past any white space,
+ * as far as it goes (a summary may begin with it).  A read error: VMSA_E_IO
+ * and text; a broken compressed stream: what its first bytes said.
+ */
+static int kind_of(int fd, enum vmsa_compression c, enum vmsa_input_kind *kind)
+{
+	*kind = VMSA_INPUT_TEXT;
+	struct vmsa_decomp *d = NULL;
+	if (c && vmsa_decomp_new(&d, fd, c, NULL, 0))
+		return 0; /* (the analysis says why) */
 	unsigned char buf[4096];
-	bool first = true;
-	for (;;) {
-		size_t have = 0, got = 0;
-		while (have < sizeof(buf) && vmsa_decomp_read(d, buf + have, sizeof(buf) - have,
-							      &got) == 0 &&
-		       (got || !vmsa_decomp_done(d)))
-			have += got;
+	int err = 0;
+	for (bool first = true;; first = false) {
+		size_t have;
+		err = fill(fd, d, buf, sizeof(buf), &have);
+		if (err == VMSA_E_IO) {
+			*kind = VMSA_INPUT_TEXT;
+			break;
+		}
+		/* the magic numbers are at the start; a summary's '{' after any white space */
 		size_t i = skip_space(buf, have);
 		if (first)
-			kind = vmsa_input_detect(buf, have);
+			*kind = vmsa_input_detect(buf, have);
 		else if (i < have && buf[i] == '{')
-			kind = VMSA_INPUT_SUMMARY;
-		if (have < sizeof(buf) || i < have)
+			*kind = VMSA_INPUT_SUMMARY;
+		if (err || have < sizeof(buf) || i < have) {
+			err = 0;
 			break;
-		first = false;
+		}
 	}
+	int saved = errno;
 	vmsa_decomp_free(d);
-	return kind;
+	errno = saved;
+	return err;
 }
 
 /*
@@ -110,15 +136,13 @@ static bool stdin_is_summary(void)
 	struct stat st;
 	if (fstat(STDIN_FILENO, &st))
 		return false;
-	if (S_ISREG(st.st_mode)) {
+	if (S_ISREG(st.st_mode)) { /* (read from where it stands, which is put back) */
 		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
-		ssize_t n = at < 0 ? -1 : pread(STDIN_FILENO, buf, sizeof(buf), at);
-		enum vmsa_compression c = n > 0 ? vmsa_compression_detect(buf, (size_t)n) : 0;
-		if (c) { /* (read from where it stands, which is put back) */
-			enum vmsa_input_kind kind = detect_compressed(STDIN_FILENO, c);
-			return lseek(STDIN_FILENO, at, SEEK_SET) == at && kind == VMSA_INPUT_SUMMARY;
-		}
-		return n > 0 && vmsa_input_detect(buf, (size_t)n) == VMSA_INPUT_SUMMARY;
+		if (at < 0)
+			return false;
+		enum vmsa_input_kind kind;
+		int err = kind_of(STDIN_FILENO, compression_at(STDIN_FILENO, at), &kind);
+		return lseek(STDIN_FILENO, at, SEEK_SET) == at && !err && kind == VMSA_INPUT_SUMMARY;
 	}
 	if (!S_ISFIFO(st.st_mode))
 		return false;
@@ -170,34 +194,8 @@ int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 	int fd, err = open_regular(path, &fd);
 	if (err || fd < 0)
 		return err;
-	unsigned char buf[4096];
-	bool first = true;
-	/* a compressed file: what it holds once decompressed */
-	ssize_t m = pread(fd, buf, VMSA_COMPRESSION_MAGIC_MAX, 0);
-	enum vmsa_compression c = m > 0 ? vmsa_compression_detect(buf, (size_t)m) : 0;
-	if (c) {
-		*kind = detect_compressed(fd, c);
-		close(fd);
-		return 0;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = VMSA_E_IO;
-			break;
-		}
-		size_t len = (size_t)n, i = skip_space(buf, len);
-		/* the magic numbers are at the start; a summary's '{' after any white space */
-		if (first)
-			*kind = vmsa_input_detect(buf, len);
-		else if (i < len && buf[i] == '{')
-			*kind = VMSA_INPUT_SUMMARY;
-		if (len == 0 || i < len)
-			break;
-		first = false;
-	}
+	/* (a compressed file: what it holds once decompressed) */
+	err = kind_of(fd, compression_at(fd, 0), kind);
 	int saved = errno;
 	close(fd);
 	errno = saved;
@@ -212,37 +210,10 @@ int vmsa_input_head(const char *path, void *buf, size_t cap, size_t *n)
 		return err;
 	if (fd < 0)
 		return VMSA_E_INVAL;
-	unsigned char magic[VMSA_COMPRESSION_MAGIC_MAX];
-	ssize_t m = pread(fd, magic, sizeof(magic), 0);
-	enum vmsa_compression c = m > 0 ? vmsa_compression_detect(magic, (size_t)m) : 0;
+	enum vmsa_compression c = compression_at(fd, 0);
 	struct vmsa_decomp *d = NULL;
-	if (c && (err = vmsa_decomp_new(&d, fd, c, NULL, 0))) {
-		close(fd);
-		return err;
-	}
-	unsigned char *b = buf;
-	while (*n < cap) {
-		size_t got = 0;
-		if (d) {
-			err = vmsa_decomp_read(d, b + *n, cap - *n, &got);
-			if (err == VMSA_E_AGAIN) {
-				err = 0;
-				continue;
-			}
-			if (err || (!got && vmsa_decomp_done(d)))
-				break;
-		} else {
-			ssize_t r = pread(fd, b + *n, cap - *n, (off_t)*n);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				err = r < 0 ? VMSA_E_IO : 0;
-				break;
-			}
-			got = (size_t)r;
-		}
-		*n += got;
-	}
+	if (!c || !(err = vmsa_decomp_new(&d, fd, c, NULL, 0)))
+		err = fill(fd, d, buf, cap, n);
 	int saved = errno;
 	vmsa_decomp_free(d);
 	close(fd);
@@ -252,23 +223,9 @@ int vmsa_input_head(const char *path, void *buf, size_t cap, size_t *n)
 
 bool vmsa_input_is_tracedat(const char *path)
 {
-	int fd;
-	if (strcmp(path, "-") == 0 || open_regular(path, &fd) || fd < 0)
-		return false;
 	unsigned char head[16];
-	ssize_t n = pread(fd, head, sizeof(head), 0);
-	enum vmsa_compression c = n > 0 ? vmsa_compression_detect(head, (size_t)n) : 0;
-	struct vmsa_decomp *d;
-	if (c && vmsa_decomp_new(&d, fd, c, NULL, 0) == 0) {
-		/* what the stream holds: its first bytes */
-		size_t have = 0, got = 0;
-		while (have < sizeof(head) &&
-		       vmsa_decomp_read(d, head + have, sizeof(head) - have, &got) == 0 &&
-		       (got || !vmsa_decomp_done(d)))
-			have += got;
-		vmsa_decomp_free(d);
-		n = (ssize_t)have;
-	}
-	close(fd);
-	return n > 0 && vmsa_input_detect(head, (size_t)n) == VMSA_INPUT_TRACEDAT;
+	size_t n = 0;
+	if (strcmp(path, "-") != 0)
+		vmsa_input_head(path, head, sizeof(head), &n); /* (what could be read) */
+	return n > 0 && vmsa_input_detect(head, n) == VMSA_INPUT_TRACEDAT;
 }
