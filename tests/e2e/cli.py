@@ -660,17 +660,22 @@ def test_corrupt_summary_where():
                   path.encode() in r.stderr, (r.returncode, r.stderr))
 
 
+def trace_and_summary(name, lines):
+    """WORK/name.txt holding lines, and WORK/name.json its JSON summary"""
+    trace, spath = (os.path.join(WORK, name + ext) for ext in (".txt", ".json"))
+    with open(trace, "wb") as f:
+        f.write(lines)
+    with open(spath, "wb") as f:
+        f.write(run(["-q", "-f", "json", trace]).stdout)
+    return trace, spath
+
+
 def test_summary_on_stdin():
     """A JSON summary on standard input is read as a summary, as the same
     file named is, whether stdin is the file, a pipe, or a pipe whose first
     bytes come late; a trace on a pipe stays a trace, and nothing of either
     is lost to the look at its first bytes."""
-    trace = os.path.join(WORK, "stdin-summary.txt")
-    with open(trace, "wb") as f:
-        f.write(reclaim_lines(12, 4, 3))
-    spath = os.path.join(WORK, "stdin-summary.json")
-    with open(spath, "wb") as f:
-        f.write(run(["-q", "-f", "json", trace]).stdout)
+    trace, spath = trace_and_summary("stdin-summary", reclaim_lines(12, 4, 3))
     summary = open(spath, "rb").read()
     want = run(["-q", spath])
     check("summary on stdin: the file's own report is a report of tasks",
@@ -714,12 +719,7 @@ def test_compressed_summary():
     (exit 6, the file named).  (It was read as a compressed trace of no
     vmscan event: merge left its tasks out and exited 0.)"""
     import gzip, lzma
-    trace = os.path.join(WORK, "compressed-summary.txt")
-    with open(trace, "wb") as f:
-        f.write(reclaim_lines(9, 3, 2))
-    spath = os.path.join(WORK, "compressed-summary.json")
-    with open(spath, "wb") as f:
-        f.write(run(["-q", "-f", "json", trace]).stdout)
+    _, spath = trace_and_summary("compressed-summary", reclaim_lines(9, 3, 2))
     raw = open(spath, "rb").read()
     packed = {".gz": gzip.compress(raw), ".xz": lzma.compress(raw)}
     if shutil.which("zstd"):
