@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -121,18 +122,84 @@ static int kind_of(int fd, enum vmsa_compression c, enum vmsa_input_kind *kind)
 }
 
 /*
+ * What the first n bytes of a compressed stream of kind c decompress to:
+ * 1 a summary, 0 not (text, or a stream broken: the trace's reader says
+ * where), -1 not known yet (all of them decoded to white space or to
+ * nothing: a stream's first block may need more of it).
+ */
+static int compressed_head(const unsigned char *b, size_t n, enum vmsa_compression c)
+{
+	struct vmsa_decomp *d;
+	/* (no descriptor: once the n bytes are decoded, reading more fails) */
+	if (vmsa_decomp_new(&d, -1, c, b, n))
+		return 0;
+	unsigned char out[4096];
+	int verdict = -1;
+	for (;;) {
+		size_t got = 0;
+		int err = vmsa_decomp_read(d, out, sizeof(out), &got);
+		size_t i = skip_space(out, got);
+		if (i < got) {
+			verdict = out[i] == '{';
+			break;
+		}
+		if (err == VMSA_E_IO)
+			break; /* the n bytes are decoded: more are needed */
+		if (err || vmsa_decomp_done(d)) {
+			verdict = 0;
+			break;
+		}
+	}
+	vmsa_decomp_free(d);
+	return verdict;
+}
+
+/*
+ * What the first n bytes on a pipe say: 1 a summary, 0 not, -1 not known
+ * yet (white space alone, or a compressed stream's start).  *compressed:
+ * they begin a compressed stream, or could.
+ */
+static int pipe_head(const unsigned char *b, size_t n, bool *compressed)
+{
+	enum vmsa_compression c = vmsa_compression_detect(b, n);
+	*compressed = c != VMSA_COMPRESSION_NONE || vmsa_compression_maybe(b, n);
+	if (c)
+		return compressed_head(b, n, c);
+	if (*compressed || skip_space(b, n) == n)
+		return -1;
+	return vmsa_input_detect(b, n) == VMSA_INPUT_SUMMARY;
+}
+
+/* A pipe for tee(2) as large as standard input's; its size in *cap */
+static int side_pipe(int p[2], size_t *cap)
+{
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	int want = fcntl(STDIN_FILENO, F_GETPIPE_SZ);
+	if (want > 0)
+		fcntl(p[1], F_SETPIPE_SZ, want); /* (else the default size) */
+	int have = fcntl(p[1], F_GETPIPE_SZ);
+	*cap = have > 0 ? (size_t)have : 4096;
+	return 0;
+}
+
+/*
  * Whether standard input holds a JSON summary (its first byte after white
- * space is '{'), found without taking a byte of it: a regular file is read
- * with pread() from where it stands, a pipe's bytes are copied with tee(2),
- * which leaves them in the pipe (waiting for the first ones, as the
- * analysis would).  A compressed regular file: what it holds decompressed
- * (a compressed pipe is read as a trace).  Anything else (a terminal, a
- * socket), a pipe that holds only white space for a second, or an error:
- * not a summary.
+ * space is '{', once decompressed when it is gzip, xz or zstd), found
+ * without taking a byte of it: a regular file is read with pread() from
+ * where it stands, a pipe's bytes are copied with tee(2), which leaves them
+ * in the pipe.  A pipe is waited on for its first bytes (as the analysis
+ * would), then for more while they are not enough to tell:
+ * - white space alone: for up to a second, unless the writer is gone or
+ *   4 KiB of it is no summary's start;
+ * - the start of a compressed stream: until its first bytes decompress, the
+ *   pipe is full or the writer is gone (a stream's first block may be
+ *   longer than what came first).
+ * Anything else (a terminal, a socket), a pipe that tells nothing by then,
+ * a signal, or an error: not a summary.
  */
 static bool stdin_is_summary(void)
 {
-	unsigned char buf[4096];
 	struct stat st;
 	if (fstat(STDIN_FILENO, &st))
 		return false;
@@ -147,11 +214,13 @@ static bool stdin_is_summary(void)
 	if (!S_ISFIFO(st.st_mode))
 		return false;
 	int p[2];
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+	size_t cap;
+	if (side_pipe(p, &cap))
 		return false;
+	unsigned char *buf = malloc(cap);
 	bool summary = false;
-	for (int tries = 0; tries < 1000; tries++) {
-		ssize_t n = tee(STDIN_FILENO, p[1], sizeof(buf), SPLICE_F_NONBLOCK);
+	for (unsigned waits = 0; buf;) {
+		ssize_t n = tee(STDIN_FILENO, p[1], cap, SPLICE_F_NONBLOCK);
 		if (n < 0 && errno == EAGAIN) {
 			/* nothing in the pipe yet: wait for the writer */
 			struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
@@ -161,23 +230,28 @@ static bool stdin_is_summary(void)
 		}
 		if (n <= 0)
 			break; /* the end (empty), or tee cannot (not a pipe after all) */
-		ssize_t got = read(p[0], buf, (size_t)n);
-		if (got <= 0)
-			break;
-		if (skip_space(buf, (size_t)got) < (size_t)got) {
-			summary = vmsa_input_detect(buf, (size_t)got) == VMSA_INPUT_SUMMARY;
+		size_t got = 0;
+		for (ssize_t r = 1; got < (size_t)n && r > 0; got += (size_t)r)
+			if ((r = read(p[0], buf + got, (size_t)n - got)) <= 0)
+				r = 0;
+		bool compressed;
+		int verdict = pipe_head(buf, got, &compressed);
+		if (verdict >= 0) {
+			summary = verdict == 1;
 			break;
 		}
-		/* only white space so far (a trace's lines begin with spaces): the
-		 * rest of the line is on its way, unless the writer is gone or this
-		 * much white space is no summary's start */
+		/* not enough to tell: the rest is on its way, unless the writer
+		 * is gone or no more can come before the pipe is read */
 		struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
-		if (got == (ssize_t)sizeof(buf) ||
-		    (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))))
+		if (got >= (compressed ? cap : 4096) ||
+		    (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))) ||
+		    (!compressed && ++waits >= 1000))
 			break;
 		struct timespec ms = {0, 1000000};
-		nanosleep(&ms, NULL);
+		if (nanosleep(&ms, NULL))
+			break; /* (a signal) */
 	}
+	free(buf);
 	close(p[0]);
 	close(p[1]);
 	return summary;

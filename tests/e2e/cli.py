@@ -759,6 +759,52 @@ def test_compressed_summary():
           cut.encode() in b.stderr and not b.stdout, (b.returncode, b.stderr[-200:]))
 
 
+def test_compressed_summary_on_a_pipe():
+    """A compressed JSON summary on a pipe is read as a summary (it was read
+    as a compressed trace of no vmscan event: an empty report, exit 0),
+    also when its first bytes come alone and the rest late, and when it is
+    large enough that its first compressed block is not in the first
+    bytes; a truncated one is a broken summary (exit 6); a compressed trace
+    on a pipe stays a trace."""
+    import gzip, lzma
+    # 3000 tasks: a summary of megabytes, whose zstd blocks are long
+    lines = b"".join(reclaim_lines(100 + i, 1 + i % 7, 1) for i in range(3000))
+    trace, spath = trace_and_summary("pipe-compressed-summary", lines)
+    raw = open(spath, "rb").read()
+    packed = {"gzip": gzip.compress(raw), "xz": lzma.compress(raw)}
+    if shutil.which("zstd"):
+        packed["zstd"] = subprocess.run(["zstd", "-q", "-c", spath], capture_output=True,
+                                        check=True).stdout
+    want = run(["-q", spath])
+    check("compressed summary on a pipe: the plain file's report has 3000 tasks",
+          want.returncode == 0 and summary_value(want.stdout.decode(), "Direct reclaims") == "3000")
+    for kind, data in sorted(packed.items()):
+        r = run(["-q"], data=data)
+        check("compressed summary on a pipe (%s): the file's report" % kind,
+              r.returncode == 0 and r.stdout == want.stdout, (r.returncode, r.stderr[-200:]))
+        path = os.path.join(WORK, "pipe-compressed-summary." + kind)
+        with open(path, "wb") as f:
+            f.write(data)
+        # the first 7 bytes alone (the magic, no block yet), the rest 0.3 s later
+        late = subprocess.run(["sh", "-c", '(head -c 7 "$1"; sleep 0.3; tail -c +8 "$1") | "$2" -q',
+                               "sh", path, TOOL], capture_output=True)
+        check("compressed summary on a pipe (%s), its first bytes alone: the file's report" % kind,
+              late.returncode == 0 and late.stdout == want.stdout,
+              (late.returncode, late.stderr[-200:]))
+        m = run(["merge", "-", spath], data=data)
+        m_want = run(["merge", spath, spath])
+        check("compressed summary on a pipe (%s): merge -" % kind,
+              m.returncode == 0 and m.stdout == m_want.stdout, (m.returncode, m.stderr[-200:]))
+        cut = run(["-q"], data=data[:len(data) // 2])
+        check("a truncated compressed summary on a pipe (%s): exit 6, no report" % kind,
+              cut.returncode == 6 and not cut.stdout, (cut.returncode, cut.stderr[-200:]))
+    t_want = run(["-q", trace])
+    for kind, data in (("gzip", gzip.compress(lines)), ("xz", lzma.compress(lines))):
+        t = run(["-q"], data=data)
+        check("a compressed trace on a pipe (%s) stays a trace" % kind,
+              t.returncode == 0 and t.stdout == t_want.stdout, (t.returncode, t.stderr[-200:]))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -768,7 +814,8 @@ def main():
               test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap, test_corrupt_summary_where,
-              test_summary_on_stdin, test_compressed_summary):
+              test_summary_on_stdin, test_compressed_summary,
+              test_compressed_summary_on_a_pipe):
         t()
     passed = sum(1 for _, ok in results if ok)
     failed = len(results) - passed
