@@ -101,6 +101,17 @@ static void count_lru_other(struct vmsa_text_parser *p, const struct fields *f,
 	vmsa_name_count_add(p->traits.lru_other, sp->p, sp->len, 1, ev->nr_scanned);
 }
 
+/* The fields' first word is "k=v": an event printed with labels (its
+ * print format) shown in the raw "k=v" form of its record's fields
+ * instead (trace-cmd report -R) */
+static bool kv_first(const char *s, const char *e)
+{
+	for (; s < e && !is_sp(*s); s++)
+		if (*s == '=')
+			return true;
+	return false;
+}
+
 /* A line that is not an event: kept for the counting (vmsa_text_count_line()) */
 static inline enum vmsa_line_kind not_event(struct vmsa_text_parser *p, const char *line,
 					    size_t len, enum vmsa_line_kind k)
@@ -130,10 +141,14 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
-	if (*s == 'C') {
+	/* a lost-events marker, also after a buffer instance's name */
+	const char *lost = s, *inst = vmsa_text_after_instance(line, s, e);
+	if (inst)
+		lost = skip_sp(inst, e);
+	if (lost < e && *lost == 'C') {
 		uint64_t n;
 		bool known;
-		if (vmsa_text_parse_lost(s, e, &n, &known)) {
+		if (vmsa_text_parse_lost(lost, e, &n, &known)) {
 			memcpy(ev, &blank, sizeof(*ev));
 			ev->type = VMSA_EV_LOST;
 			ev->lost = n;
@@ -192,7 +207,7 @@ have_header:;
 		if (h.fields == h.end) {
 			v.present = VF_BARE; /* (never remembered: value_slot() gave none) */
 			f.present = 0;
-		} else if (d->labelled) {
+		} else if (d->labelled && !kv_first(h.fields, h.end)) {
 			vmsa_text_values_labelled(p, id, h.fields, h.end, &v);
 		} else {
 			read_values(p, id, h.fields, h.end, &f, &v);
@@ -248,8 +263,9 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 {
 	if (e > s && e[-1] == '\r')
 		e--;
-	const char *first = skip_sp(s, e);
-	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:"))
+	const char *first = skip_sp(s, e), *inst = vmsa_text_after_instance(s, first, e);
+	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:") ||
+	    (inst && starts(skip_sp(inst, e), e, "CPU:")))
 		return false;
 	if (!memchr(first, '=', (size_t)(e - first)) && !memchr(first, ':', (size_t)(e - first)) &&
 	    !mentions_vmscan(p->cat, first, e))

@@ -6,6 +6,11 @@
  *     <comm>-<pid> [(<tgid>)] [<cpu>] [<irq/preempt flags>] <ts>: <event>: <fields>
  *   perf script:
  *     <comm> <pid>[/<tid>] [<cpu>] <ts>: <system>:<event>: <fields>
+ *     (the "[<cpu>]" column only where the recording has CPUs);
+ *   trace-cmd report -l (latency format):
+ *     <comm>-<pid> <cpu><flags> <ts>: <event>: <fields>
+ *   trace-cmd report: "<instance>: " before the line of a buffer instance,
+ *   "(+<delta>) " before the event name with --ts-diff.
  * The task name is everything before the -PID (or the space before the
  * PID for perf) that precedes [CPU], so names may hold spaces, '/', '.',
  * ':' and '-'; a line whose task column was cut off when it was pasted
@@ -65,26 +70,29 @@ static bool parse_pid(const char *s, const char *first, const char *pe, struct h
 	return true;
 }
 
-bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h)
+/* "(+12345)": the time since the event before, of trace-cmd report
+ * --ts-diff, between the timestamp and the event name; the text after it
+ * and its spaces, or NULL when it is none */
+static const char *after_ts_diff(const char *r, const char *e)
 {
-	const char *r = q + 1;
-	uint64_t cpu = 0;
-	const char *ds = r;
-	unsigned n;
-	if (WORDWISE && e - r >= 8 && (n = lead_digits(vmsa_load64(r), &cpu)) < 8) {
-		r += n; /* "001]": the usual few digits at once */
-	} else {
-		for (cpu = 0; r < e && is_digit(*r); r++) {
-			cpu = cpu * 10 + (uint64_t)(*r - '0');
-			if (cpu > 1u << 20)
-				return false;
-		}
-	}
-	if (r == ds || r >= e || *r != ']' || cpu > 1u << 20)
-		return false;
-	r = skip_sp(r + 1, e);
+	const char *d = r + 1;
+	if (d < e && (*d == '+' || *d == '-'))
+		d++;
+	const char *ds = d;
+	while (d < e && d - ds < 24 && is_digit(*d))
+		d++;
+	if (d == ds || d >= e || *d != ')')
+		return NULL;
+	return skip_sp(d + 1, e);
+}
 
-	/* optional irq/preempt flags column, then the timestamp */
+/*
+ * The columns from r (past the CPU column and its spaces) on: the optional
+ * irq/preempt flags column, the timestamp, trace-cmd's "(+delta)" and the
+ * event name.
+ */
+static inline bool ts_to_name(const char *r, const char *e, struct header *h)
+{
 	const char *te;
 	if (r == e || !is_digit(*r) || !parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e ||
 	    *te != ':') {
@@ -97,6 +105,8 @@ bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h)
 			return false;
 	}
 	r = skip_sp(te + 1, e);
+	if (r < e && *r == '(' && !(r = after_ts_diff(r, e)))
+		return false;
 
 	/* event name, possibly "system:event", ends at ':' + space or EOL */
 	const char *ns = r, *last = r;
@@ -114,8 +124,96 @@ bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h)
 	h->name_len = (size_t)(r - last);
 	h->fields = skip_sp(r + 1, e);
 	h->end = e;
-	h->cpu = (int32_t)cpu;
 	return true;
+}
+
+/* The CPU's digits at r, up to the first byte that is not one; NULL when
+ * there are none or they say more than 2^20 */
+static const char *cpu_digits(const char *r, const char *e, uint64_t *cpu)
+{
+	*cpu = 0;
+	const char *ds = r;
+	for (; r < e && is_digit(*r); r++) {
+		*cpu = *cpu * 10 + (uint64_t)(*r - '0');
+		if (*cpu > 1u << 20)
+			return NULL;
+	}
+	return r == ds ? NULL : r;
+}
+
+bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h)
+{
+	const char *r = q + 1;
+	uint64_t cpu = 0;
+	unsigned n;
+	if (WORDWISE && e - r >= 8 && (n = lead_digits(vmsa_load64(r), &cpu)) - 1u < 7u) {
+		r += n; /* "001]": the usual few digits at once */
+	} else if (!(r = cpu_digits(r, e, &cpu))) {
+		return false;
+	}
+	if (r >= e || *r != ']' || cpu > 1u << 20)
+		return false;
+	h->cpu = (int32_t)cpu;
+	return ts_to_name(skip_sp(r + 1, e), e, h);
+}
+
+/*
+ * A line without a "[CPU]" column, its timestamp at t:
+ *   trace-cmd report -l (latency format): "<comm>-<pid> <cpu><flags> <ts>: ..."
+ *     (the CPU's digits and the irq/preempt flags are one word: "1d..2.",
+ *     with -R "1-0x24");
+ *   perf script of a recording without CPUs (perf record -- command):
+ *     "<comm> <pid>[/<tid>] <ts>: <system>:<event>: ..."
+ */
+static bool header_at_ts(const char *s, const char *first, const char *t, const char *e,
+			 struct header *h)
+{
+	const char *pe = t;
+	while (pe > s && is_sp(pe[-1]))
+		pe--;
+	const char *w = pe; /* the word before the timestamp */
+	while (w > s && !is_sp(w[-1]))
+		w--;
+	uint64_t cpu;
+	const char *fl = cpu_digits(w, pe, &cpu);
+	/* (flags: "d..2.", or with -R their number: "-0x24") */
+	bool flags = fl && fl < pe && pe - fl <= 12 && w > s;
+	for (const char *c = fl; flags && c < pe; c++)
+		flags = is_digit(*c) || *c == '.' || *c == '-' || (*c >= 'a' && *c <= 'z') ||
+			(*c >= 'A' && *c <= 'Z');
+	if (flags) {
+		/* latency format: "-<pid>" before the CPU and its flags */
+		while (w > s && is_sp(w[-1]))
+			w--;
+		if (!parse_pid(s, first, w, h) || h->perf)
+			return false;
+		h->cpu = (int32_t)cpu;
+	} else {
+		if (!parse_pid(s, first, pe, h) || !h->perf)
+			return false;
+		h->cpu = -1; /* (not recorded) */
+	}
+	return ts_to_name(t, e, h);
+}
+
+/* A line without a "[CPU]" column: its first word that is a timestamp
+ * followed by ':' (not the first word: a task comes before it) */
+static bool parse_header_unbracketed(const char *s, const char *first, const char *e,
+				     struct header *h)
+{
+	for (const char *t = find_sp(first, e); t < e;) {
+		t = skip_sp(t, e);
+		if (t < e && is_digit(*t)) {
+			const char *te;
+			uint64_t ts;
+			bool fine;
+			if (parse_ts(t, e, &ts, &te, &fine) && te < e && *te == ':' &&
+			    (te + 1 == e || is_sp(te[1])))
+				return header_at_ts(s, first, t, e, h);
+		}
+		t = find_sp(t, e);
+	}
+	return false;
 }
 
 /* Try the '[' at q as the CPU column. */
@@ -141,7 +239,30 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 	return parse_pid(s, first, pe, h);
 }
 
-bool vmsa_text_line_start(const char *s, const char *first, const char *e)
+/*
+ * "dat:     cp-378  [001] ...": trace-cmd report names the buffer instance
+ * an event was recorded in (trace-cmd record -B NAME) before its line.  The
+ * prefix is a word at the line's start (not after spaces: a task's column
+ * is right-aligned, and task names are at most 15 bytes) that ends with
+ * ':' and is followed by a space; where after it the line is none, the
+ * line is read whole (a task named "a: b", its line pasted without its
+ * leading spaces).  The text after the prefix and its spaces, or NULL.
+ * (A line that reads both ways, "a: b-7 [000] ...", is read as of task "b"
+ * in instance "a": instances are common, task names with ": " are not.)
+ */
+const char *vmsa_text_after_instance(const char *s, const char *first, const char *e)
+{
+	if (first != s)
+		return NULL;
+	const char *w = s;
+	while (w < e && !is_sp(*w) && *w != '[')
+		w++;
+	if (w - s < 2 || w == e || w[-1] != ':' || !is_sp(*w))
+		return NULL;
+	return w;
+}
+
+static bool line_start_from(const char *s, const char *first, const char *e)
 {
 	for (const char *q = first; q < e; q++) {
 		q = find_byte(q, e, '[');
@@ -164,14 +285,37 @@ bool vmsa_text_line_start(const char *s, const char *first, const char *e)
 	return false;
 }
 
+bool vmsa_text_line_start(const char *s, const char *first, const char *e)
+{
+	const char *a = vmsa_text_after_instance(s, first, e);
+	if (a && line_start_from(a, skip_sp(a, e), e))
+		return true;
+	if (line_start_from(s, first, e))
+		return true;
+	/* a whole line without a "[CPU]" column */
+	struct header h;
+	return (a && parse_header_unbracketed(a, skip_sp(a, e), e, &h)) ||
+	       parse_header_unbracketed(s, first, e, &h);
+}
+
+static bool parse_header_from(const char *s, const char *first, const char *e, struct header *h);
+
 bool vmsa_text_parse_header(const char *s, const char *first, const char *e, struct header *h)
+{
+	const char *after = vmsa_text_after_instance(s, first, e);
+	if (after && parse_header_from(after, skip_sp(after, e), e, h))
+		return true;
+	return parse_header_from(s, first, e, h);
+}
+
+static bool parse_header_from(const char *s, const char *first, const char *e, struct header *h)
 {
 	/* (no '[' among the leading spaces: the search starts after them) */
 	h->first_lb = true;
 	for (const char *q = first; q < e; q++) {
 		q = find_byte(q, e, '[');
 		if (q == e)
-			return false;
+			break;
 		if (q == s || !is_sp(q[-1])) {
 			h->first_lb = false;
 			continue;
@@ -182,7 +326,8 @@ bool vmsa_text_parse_header(const char *s, const char *first, const char *e, str
 		}
 		h->first_lb = false;
 	}
-	return false;
+	h->first_lb = false; /* (so no task memo: a slower reading) */
+	return parse_header_unbracketed(s, first, e, h);
 }
 
 

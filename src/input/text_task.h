@@ -47,9 +47,10 @@ static inline bool memo_header(struct task_memo_set *set, const char *s, const c
 /* Remember the start of the line s: in the way of the set not used last */
 static inline void memo_store(struct task_memo_set *set, const char *s, const struct header *h)
 {
+	if (!h->first_lb)
+		return; /* (also: no CPU column) */
 	size_t plen = (size_t)(h->cpu_col + 1 - s);
-	if (!h->first_lb || plen > TASK_PREFIX || h->comm_len > UINT16_MAX ||
-	    h->comm == vmsa_unknown_comm)
+	if (plen > TASK_PREFIX || h->comm_len > UINT16_MAX || h->comm == vmsa_unknown_comm)
 		return;
 	set->recent ^= 1;
 	struct task_memo *m = &set->way[set->recent];

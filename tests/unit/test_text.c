@@ -63,6 +63,38 @@ static const struct line_case cases[] = {
 	 "  Web Content  4100/4113 [002]  9.000001: vmscan:mm_vmscan_direct_reclaim_begin: "
 	 "order=0 gfp_flags=GFP_HIGHUSER_MOVABLE",
 	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "Web Content", 4113, 2, 9000001000ull, 0, VMSA_CTX_DIRECT},
+	{"perf script of a recording without CPUs (perf record -- cmd)",
+	 "            java  3101  3021.480100: vmscan:mm_vmscan_direct_reclaim_begin: order=1 "
+	 "gfp_flags=GFP_KERNEL",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "java", 3101, -1, 3021480100000ull, 1, VMSA_CTX_DIRECT},
+	{"perf script without CPUs, pid/tid and a name with a space",
+	 "  Web Content  4100/4113  9.000001: vmscan:mm_vmscan_direct_reclaim_end: nr_reclaimed=4",
+	 EV, 0, VMSA_EV_RECLAIM_END, "Web Content", 4113, -1, 9000001000ull, -1, VMSA_CTX_DIRECT,
+	 0, 4},
+	{"trace-cmd report -l: CPU and flags one word, no brackets",
+	 " kswapd0-26      1.....    12.989810: mm_vmscan_kswapd_wake: nid=0 order=2", EV, 0,
+	 VMSA_EV_KSWAPD_WAKE, "kswapd0", 26, 1, 12989810000ull, 2},
+	{"trace-cmd report -l, a name of 8 bytes cut from a longer one",
+	 " kworker/-22      0dNh1.     7.760550: mm_vmscan_direct_reclaim_begin: order=0", EV, 0,
+	 VMSA_EV_RECLAIM_BEGIN, "kworker/", 22, 0, 7760550000ull, 0, VMSA_CTX_DIRECT},
+	{"trace-cmd report -R -l: the flags as a number",
+	 "     hog-343     0-0x24    12.989554: mm_vmscan_direct_reclaim_end: nr_reclaimed=9", EV,
+	 0, VMSA_EV_RECLAIM_END, "hog", 343, 0, 12989554000ull, -1, VMSA_CTX_DIRECT, 0, 9},
+	{"trace-cmd report --ts-diff: (+delta) before the event",
+	 "      kswapd0-26    [001]    12.989810: (+176)   mm_vmscan_kswapd_wake: nid=0 order=0",
+	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 26, 1, 12989810000ull, 0},
+	{"trace-cmd report --ts-diff, a malformed delta",
+	 "      kswapd0-26    [001]    12.989810: (+17x)   mm_vmscan_kswapd_wake: nid=0 order=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
+	{"trace-cmd report of a buffer instance: its name first",
+	 "dat:          kswapd0-26    [001]    12.989810: mm_vmscan_kswapd_wake: nid=0 order=3",
+	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 26, 1, 12989810000ull, 3},
+	{"an instance's name and the latency format",
+	 "dat: kworker/-22      0.....     7.760550: mm_vmscan_kswapd_sleep: nid=0", EV, 0,
+	 VMSA_EV_KSWAPD_SLEEP, "kworker/", 22, 0, 7760550000ull},
+	{"no instance: a name with a colon pasted without its leading spaces",
+	 "kworker/u4:2 x-7 [000] 1.0: mm_vmscan_kswapd_sleep: nid=0", EV, 0, VMSA_EV_KSWAPD_SLEEP,
+	 "kworker/u4:2 x", 7, 0, 1000000000ull},
 	/* ---- task names ---- */
 	{"name with spaces, slash, dot, colon and dashes",
 	 " kworker/u4:2 x.y-z-77 [000] ..... 1.000000: mm_vmscan_direct_reclaim_begin: order=0",
@@ -166,6 +198,8 @@ static const struct line_case cases[] = {
 	 VMSA_EV_LOST, .lost = 3456},
 	{"trace-cmd dropped, count unknown", "CPU:0 [EVENTS DROPPED]", VMSA_LINE_LOST, 0,
 	 VMSA_EV_LOST, .lost = 0},
+	{"trace-cmd dropped marker of a buffer instance", "dat: CPU:1 [6805 EVENTS DROPPED]",
+	 VMSA_LINE_LOST, 0, VMSA_EV_LOST, .lost = 6805},
 	{"comment", "# tracer: nop", IGN},
 	{"blank", "   ", IGN},
 	{"trace-cmd header", "cpus=2", IGN},
@@ -302,6 +336,22 @@ START_TEST(test_throttle_and_slab_values)
 			"count 0 new scan count 3 total_scan 0 last shrinker return val -1";
 	ck_assert_int_eq(vmsa_text_parse_line(p, s, strlen(s), &ev, &r), EV);
 	ck_assert_int_eq(ev.slab_freed, -1);
+	/* trace-cmd report -R: the labelled events' record fields as k=v */
+	const char *rs = "  a-1 [000] 1.0: mm_shrink_slab_start:  shr=0xffff888000fedc30 "
+			 "shrink=super_cache_scan+0x0 nid=1 nr_objects_to_shrink=0 gfp_flags=0xcc0 "
+			 "cache_items=14 delta=7 total_scan=7 priority=9";
+	ck_assert_int_eq(vmsa_text_parse_line(p, rs, strlen(rs), &ev, &r), EV);
+	ck_assert_int_eq(ev.type, VMSA_EV_SLAB_START);
+	ck_assert_int_eq(ev.nid, 1);
+	ck_assert_int_eq(ev.priority, 9);
+	const char *re = "  a-1 [000] 1.0: mm_shrink_slab_end:    shr=0xffff888000fedc30 nid=1 "
+			 "shrink=super_cache_scan+0x0 unused_scan=0 new_scan=5 retval=31 total_scan=0";
+	ck_assert_int_eq(vmsa_text_parse_line(p, re, strlen(re), &ev, &r), EV);
+	ck_assert_int_eq(ev.slab_freed, 31);
+	/* a k=v line without the required field is still rejected */
+	const char *rb = "  a-1 [000] 1.0: mm_shrink_slab_end: shr=0x1 nid=1 new_scan=5";
+	ck_assert_int_eq(vmsa_text_parse_line(p, rb, strlen(rb), &ev, &r), REJ);
+	ck_assert_int_eq(r, VMSA_REJECT_MISSING_FIELD);
 	vmsa_text_parser_free(p);
 }
 END_TEST

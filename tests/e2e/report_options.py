@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""trace-cmd report's other layouts give the same summary as its default one.
+
+For every real trace.dat under fixtures/{6.1,6.1-mglru,6.12,6.12-mglru}/*/*,
+the text of `trace-cmd report -i trace.dat` (the default layout) is
+analyzed, then the text of each of these options, which users paste into
+bug reports as they are:
+
+  -t          full nanosecond timestamps
+  -R          raw: every event's record fields as "k=v" (mm_shrink_slab_*,
+              whose print format has labels, too), numbers for names
+  -l          latency format: no "[CPU]" column, the CPU and the irq/preempt
+              flags one word ("1d..2."), task names cut to 8 bytes
+  --ts-diff   "(+delta)" between the timestamp and the event name
+  -R -l       the flags as a number ("1-0x24")
+  -N          no plugins
+  -l -t --ts-diff
+
+and the JSON summaries must be equal, all but:
+  * the "input" block (names, sizes; the traits are compared, all but the
+    timestamp resolution);
+  * with -t, what is computed from timestamps (microseconds against
+    nanoseconds: text_vs_dat.py's untimed());
+  * with -l, the task names, cut to 8 bytes in both before comparing;
+  * with -R, the flushers' passes by reason: a raw reason is a number of
+    the recording kernel's enum wb_reason, whose order changed between
+    kernels and which the text does not say, so they are counted as
+    "other"; their sums over the reasons must still be equal;
+  * a task that trace-cmd itself printed as "<...>" in one layout (-N and
+    -R do, for some pids of a trace that lost events) takes the default
+    layout's name of that pid (text_vs_dat.py's named()).
+Every line of every layout must be analyzed or ignored, none rejected, and
+the lost-events markers (which trace-cmd prints after the instance's name
+too: "dat: CPU:1 [6805 EVENTS DROPPED]") must count the events the
+trace.dat itself says were lost.
+
+usage: report_options.py TOOL SOURCE_DIR WORKDIR
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+TIMED = {"latency_ns", "in_progress_ns", "awake_ns", "awake_in_progress_ns"}
+HISTOGRAMS = {"direct_stall_ns", "kswapd_awake_ns", "memcg_reclaim_ns", "awake_ns_histogram"}
+HIST_KEEP = {"count", "sub_buckets_log2"}
+
+OPTIONS = [["-t"], ["-R"], ["-l"], ["--ts-diff"], ["-R", "-l"], ["-N"],
+           ["-l", "-t", "--ts-diff"]]
+
+
+def summary(tool, path):
+    out = subprocess.run([tool, "--format", "json", "--quiet", "--threads", "1", path],
+                         capture_output=True, check=True)
+    doc = json.loads(out.stdout)
+    (source,) = doc.pop("input")["sources"]
+    doc["traits"] = {k: v for k, v in source["traits"].items() if k != "timestamp_resolution"}
+    return doc, source
+
+
+def untimed(x):
+    if isinstance(x, dict):
+        return {k: ({h: w for h, w in v.items() if h in HIST_KEEP} if k in HISTOGRAMS else untimed(v))
+                for k, v in x.items() if k not in TIMED}
+    if isinstance(x, list):
+        return [untimed(v) for v in x]
+    return x
+
+
+def cut_names(doc):
+    """task names as trace-cmd report -l prints them (8 bytes), rows re-sorted"""
+    for key in ("processes", "kswapd"):
+        rows = doc.get(key, [])
+        for r in rows:
+            r["comm"] = r["comm"].encode()[:8].decode(errors="replace")
+        rows.sort(key=lambda r: (r["comm"], r["pid"]))
+    return doc
+
+
+def reasons_summed(doc):
+    """the flushers' passes and pages by reason, added up over the reasons"""
+    t = doc.get("totals", {})
+    wb = t.get("flusher_writeback")
+    if isinstance(wb, dict):
+        out = {}
+        for k in ("passes", "pages"):
+            vals = [v[k] for r, v in wb.items() if isinstance(v, dict) and v.get(k) is not None]
+            out[k] = sum(vals) if vals else None
+        out["unpaired"] = wb.get("unpaired")
+        t["flusher_writeback"] = out
+    return doc
+
+
+def named(got, want):
+    """got's "<...>" rows take want's name for the pid (when it has one), re-sorted"""
+    names = {}
+    for key in ("processes", "kswapd"):
+        for r in want.get(key, []):
+            names.setdefault(r["pid"], set()).add(r["comm"])
+    for key in ("processes", "kswapd"):
+        rows = got.get(key, [])
+        for r in rows:
+            if r["comm"] == "<...>" and len(names.get(r["pid"], ())) == 1:
+                r["comm"] = next(iter(names[r["pid"]]))
+        rows.sort(key=lambda r: (r["comm"], r["pid"]))
+
+
+LOST = ("lines_lost_markers", "events_lost", "lost_markers_without_count")
+
+
+def differences(a, b, path=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                yield "%s.%s only in %s" % (path, k, "default" if k in a else "option's")
+            else:
+                yield from differences(a[k], b[k], "%s.%s" % (path, k))
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, "%s[%d]" % (path, i))
+    elif a != b:
+        yield "%s: default %r, option's %r" % (path, a, b)
+
+
+def report(dat, opts, out):
+    with open(out, "wb") as f:
+        subprocess.run(["trace-cmd", "report"] + opts + ["-i", dat], stdout=f,
+                       stderr=subprocess.DEVNULL, check=True)
+
+
+def main():
+    tool, src, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    if not shutil.which("trace-cmd"):
+        print("FAIL trace-cmd is not installed (scripts/install-deps.sh installs it)")
+        return 1
+    failed = checked = 0
+    dats = sorted(m for k in ("6.1", "6.1-mglru", "6.12", "6.12-mglru")
+                  for m in glob.glob(os.path.join(src, "fixtures", k, "*", "*", "trace.dat")))
+    text = os.path.join(work, "report.txt")
+    for dat in dats:
+        label = os.path.relpath(os.path.dirname(dat), os.path.join(src, "fixtures"))
+        report(dat, [], text)
+        want, wsrc = summary(tool, text)
+        _, dsrc = summary(tool, dat)
+        lost = {k: (wsrc[k], dsrc[k]) for k in LOST if wsrc[k] != dsrc[k]}
+        if wsrc["lines_rejected"] or not wsrc["lines_analyzed"] or lost:
+            print("FAIL %s: the default layout: %d lines analyzed, %d rejected; lost "
+                  "events (text, trace.dat) %r" % (label, wsrc["lines_analyzed"],
+                                                   wsrc["lines_rejected"], lost))
+            failed += 1
+            continue
+        checked += 1
+        print("ok   %s: trace-cmd report: no line rejected, events lost %d as the "
+              "trace.dat's" % (label, wsrc["events_lost"]))
+        for opts in OPTIONS:
+            report(dat, opts, text)
+            got, gsrc = summary(tool, text)
+            a, b = want, got
+            named(b, a)
+            if "-t" in opts:
+                a, b = untimed(a), untimed(b)
+            if "-l" in opts:
+                a, b = cut_names(json.loads(json.dumps(a))), cut_names(b)
+            if "-R" in opts:
+                a, b = reasons_summed(json.loads(json.dumps(a))), reasons_summed(b)
+            diffs = list(differences(a, b))
+            if (gsrc["lines_rejected"] or gsrc["lines_analyzed"] != wsrc["lines_analyzed"] or
+                    any(gsrc[k] != wsrc[k] for k in LOST)):
+                diffs.insert(0, "lines analyzed %d (default %d), rejected %d, lost %r (default "
+                             "%r)" % (gsrc["lines_analyzed"], wsrc["lines_analyzed"],
+                                      gsrc["lines_rejected"], [gsrc[k] for k in LOST],
+                                      [wsrc[k] for k in LOST]))
+            checked += 1
+            name = "trace-cmd report %s" % " ".join(opts)
+            print("%s %s: %s%s" % ("ok  " if not diffs else "FAIL", label, name,
+                                   "" if not diffs else " differs from the default layout:"))
+            for line in diffs[:12]:
+                print("     " + line)
+            failed += bool(diffs)
+    os.unlink(text)
+    if checked == 0:
+        print("FAIL no trace.dat under fixtures/")
+        return 1
+    print("%d of %d layouts agree" % (checked - failed, checked))
+    return 1 if failed else 0
+
+
+sys.exit(main())
