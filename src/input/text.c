@@ -138,11 +138,14 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 			goto have_header;
 	}
 	s = skip_sp(s, e);
+	const char *text = line; /* past a mail's quoting, when it is quoted */
+	if (s < e && *s == '>')
+		text = s = vmsa_text_unquote(s, e);
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
 	/* a lost-events marker, also after a buffer instance's name */
-	const char *lost = s, *inst = vmsa_text_after_instance(line, s, e);
+	const char *lost = s, *inst = vmsa_text_after_instance(text, s, e);
 	if (inst)
 		lost = skip_sp(inst, e);
 	if (lost < e && *lost == 'C') {
@@ -156,7 +159,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		}
 	}
 
-	if (!vmsa_text_parse_header(line, s, e, &h)) {
+	if (!vmsa_text_parse_header(text, s, e, &h)) {
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
 		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
@@ -263,7 +266,10 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 {
 	if (e > s && e[-1] == '\r')
 		e--;
-	const char *first = skip_sp(s, e), *inst = vmsa_text_after_instance(s, first, e);
+	const char *first = skip_sp(s, e);
+	if (first < e && *first == '>')
+		s = first = vmsa_text_unquote(first, e);
+	const char *inst = vmsa_text_after_instance(s, first, e);
 	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:") ||
 	    (inst && starts(skip_sp(inst, e), e, "CPU:")))
 		return false;
@@ -314,9 +320,11 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *
  * Repairing a broken event: its first line (at most WRAP_MAX bytes, beginning
  * like a trace line) and each line after it that goes on it (goes_on()) are
  * joined in place, each newline between them (and a '\r' before it) becoming
- * a space, when the joined line makes an event; else nothing is changed.
+ * a space, and so the quoting of each line after the first in a quoted mail
+ * ("> "), when the joined line makes an event; else nothing is changed.
  */
 #define UNWRAP_MAX 8 /* lines after the first, at most */
+#define QUOTE_MAX 16  /* bytes of a line's quoting ("> > ") and spaces before it, at most */
 
 size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
 			size_t len, size_t n, bool eof, unsigned *joined)
@@ -325,7 +333,12 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	if (len > WRAP_MAX || len >= n || !vmsa_text_line_start(b, skip_sp(b, b + len), b + len))
 		return len;
 	size_t at[2 * UNWRAP_MAX], nat = 0, end = len;
-	unsigned k = 0;
+	/* a line of a quoted mail: each line's quoting ("> ") goes too */
+	struct {
+		size_t off, n;
+		char was[QUOTE_MAX];
+	} quote[UNWRAP_MAX];
+	unsigned k = 0, nq = 0;
 	while (k < UNWRAP_MAX && end < n) {
 		const char *ns = b + end + 1, *ne = memchr(ns, '\n', (size_t)(b + n - ns));
 		if (!ne) {
@@ -335,6 +348,14 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		}
 		if (ne == ns || !goes_on(p, ns, ne))
 			break;
+		const char *f = skip_sp(ns, ne);
+		if (f < ne && *f == '>') {
+			const char *u = vmsa_text_unquote(f, ne);
+			if (u - ns > QUOTE_MAX)
+				break;
+			quote[nq].off = (size_t)(ns - b);
+			quote[nq++].n = (size_t)(u - ns);
+		}
 		if (end > 0 && b[end - 1] == '\r')
 			at[nat++] = end - 1;
 		at[nat++] = end;
@@ -348,6 +369,10 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		saved[i] = b[at[i]];
 		b[at[i]] = ' ';
 	}
+	for (unsigned i = 0; i < nq; i++) {
+		memcpy(quote[i].was, b + quote[i].off, quote[i].n);
+		memset(b + quote[i].off, ' ', quote[i].n);
+	}
 	/* does the joined line make an event?  (what decoding it counts is undone) */
 	struct vmsa_traits t = p->traits;
 	struct vmsa_event ev;
@@ -357,6 +382,8 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	if (!event) {
 		for (size_t i = 0; i < nat; i++)
 			b[at[i]] = saved[i];
+		for (unsigned i = 0; i < nq; i++)
+			memcpy(b + quote[i].off, quote[i].was, quote[i].n);
 		return len;
 	}
 	/* its lines after the first: read, and analyzed with it */

@@ -262,6 +262,15 @@ const char *vmsa_text_after_instance(const char *s, const char *first, const cha
 	return w;
 }
 
+const char *vmsa_text_unquote(const char *first, const char *e)
+{
+	if (first == e || *first != '>')
+		return first;
+	while (first < e && (*first == '>' || is_sp(*first)))
+		first++;
+	return first;
+}
+
 static bool line_start_from(const char *s, const char *first, const char *e)
 {
 	for (const char *q = first; q < e; q++) {
@@ -287,6 +296,8 @@ static bool line_start_from(const char *s, const char *first, const char *e)
 
 bool vmsa_text_line_start(const char *s, const char *first, const char *e)
 {
+	if (first < e && *first == '>')
+		s = first = vmsa_text_unquote(first, e);
 	const char *a = vmsa_text_after_instance(s, first, e);
 	if (a && line_start_from(a, skip_sp(a, e), e))
 		return true;

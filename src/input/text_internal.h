@@ -61,6 +61,9 @@ bool vmsa_text_parse_header(const char *s, const char *first, const char *e, str
 /* The line begins like a trace line: a task and pid before a CPU column "[N]" (the
  * rest may be missing: a line broken when it was pasted). */
 bool vmsa_text_line_start(const char *s, const char *first, const char *e);
+/* first (a line's first byte that is no space) past a mail's quoting of
+ * the line ("> ", ">> ", "> > "): a run of '>' and spaces */
+const char *vmsa_text_unquote(const char *first, const char *e);
 /* After the buffer instance's name that trace-cmd report prints before a
  * line ("dat: "): the text after it, or NULL when the line has none. */
 const char *vmsa_text_after_instance(const char *s, const char *first, const char *e);

@@ -628,6 +628,22 @@ def test_unwrap():
           dp["totals"] == dw["totals"] and
           dp["input"]["sources"][0]["traits"].get("unwrapped_events") == 7,
           dp["input"]["sources"][0]["traits"])
+    # quoted in a reply ("> ", ">> ", "> > "): the same, whole or wrapped
+    strip = lambda d: {k: v for k, v in d.items() if k != "input"}
+    for q in ("> ", ">> ", "> > "):
+        quoted = b"".join(q.encode() + l for l in text.splitlines(True))
+        qu = run(["-q", "-f", "json", "--unwrap", "-"], data=quoted)
+        dq = json.loads(qu.stdout)
+        check("--unwrap of the wrapped sample quoted with %r: its summary" % q,
+              strip(dq) == strip(du) and
+              dq["input"]["sources"][0]["traits"].get("unwrapped_events") == 7,
+              dq["input"]["sources"][0]["traits"])
+        qw = run(["-q", "-f", "json", "-"],
+                 data=b"".join(q.encode() + l.encode() + b"\n" for l in whole))
+        dqw = json.loads(qw.stdout)
+        check("the sample's lines whole quoted with %r: their summary" % q,
+              strip(dqw) == strip(dw) and not dqw["input"]["lines_rejected"],
+              (dqw["totals"]["direct"], dqw["input"]["lines_rejected"]))
 
 
 def test_corrupt_summary_where():
