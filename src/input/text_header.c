@@ -91,7 +91,8 @@ static const char *after_ts_diff(const char *r, const char *e)
  * irq/preempt flags column, the timestamp, trace-cmd's "(+delta)" and the
  * event name.
  */
-static inline bool ts_to_name(const char *r, const char *e, struct header *h)
+static inline __attribute__((always_inline)) bool ts_to_name(const char *r, const char *e,
+							  struct header *h)
 {
 	const char *te;
 	if (r == e || !is_digit(*r) || !parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e ||
