@@ -10,7 +10,8 @@
  *   trace-cmd report -l (latency format):
  *     <comm>-<pid> <cpu><flags> <ts>: <event>: <fields>
  *   trace-cmd report: "<instance>: " before the line of a buffer instance,
- *   "(+<delta>) " before the event name with --ts-diff.
+ *   "(+<delta>) " before the event name with --ts-diff; perf script: the
+ *   sample's period there with -F +period.
  * The task name is everything before the -PID (or the space before the
  * PID for perf) that precedes [CPU], so names may hold spaces, '/', '.',
  * ':' and '-'; a line whose task column was cut off when it was pasted
@@ -108,6 +109,15 @@ static inline __attribute__((always_inline)) bool ts_to_name(const char *r, cons
 	r = skip_sp(te + 1, e);
 	if (r < e && *r == '(' && !(r = after_ts_diff(r, e)))
 		return false;
+	if (r < e && is_digit(*r)) {
+		/* perf script -F +period: the sample's period (no event name
+		 * begins with a digit) */
+		const char *d = r;
+		while (d < e && is_digit(*d))
+			d++;
+		if (d < e && is_sp(*d))
+			r = skip_sp(d, e);
+	}
 
 	/* event name, possibly "system:event", ends at ':' + space or EOL */
 	const char *ns = r, *last = r;

@@ -63,6 +63,10 @@ static const struct line_case cases[] = {
 	 "  Web Content  4100/4113 [002]  9.000001: vmscan:mm_vmscan_direct_reclaim_begin: "
 	 "order=0 gfp_flags=GFP_HIGHUSER_MOVABLE",
 	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "Web Content", 4113, 2, 9000001000ull, 0, VMSA_CTX_DIRECT},
+	{"perf script -F +period: the period before the event",
+	 "        kswapd0    46 [001]   123.456789:          1 vmscan:mm_vmscan_kswapd_wake: nid=0 "
+	 "order=1",
+	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 46, 1, 123456789000ull, 1},
 	{"perf script of a recording without CPUs (perf record -- cmd)",
 	 "            java  3101  3021.480100: vmscan:mm_vmscan_direct_reclaim_begin: order=1 "
 	 "gfp_flags=GFP_KERNEL",
