@@ -139,6 +139,8 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	}
 	s = skip_sp(s, e);
 	const char *text = line; /* past a mail's quoting, when it is quoted */
+	if (s == line && starts(s, e, "\xEF\xBB\xBF")) /* UTF-8's byte-order mark: a file's */
+		text = s = skip_sp(s + 3, e);		/* start as some editors save it */
 	if (s < e && *s == '>')
 		text = s = vmsa_text_unquote(s, e);
 	if (s == e || *s == '#')
