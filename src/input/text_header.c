@@ -252,23 +252,21 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 
 /*
  * "dat:     cp-378  [001] ...": trace-cmd report names the buffer instance
- * an event was recorded in (trace-cmd record -B NAME) before its line.  The
- * prefix is a word at the line's start (not after spaces: a task's column
- * is right-aligned, and task names are at most 15 bytes) that ends with
- * ':' and is followed by a space; where after it the line is none, the
- * line is read whole (a task named "a: b", its line pasted without its
- * leading spaces).  The text after the prefix and its spaces, or NULL.
+ * an event was recorded in (trace-cmd record -B NAME) before its line
+ * (right-aligned when it reports several files: "      dat:").  The prefix
+ * is the line's first word when it ends with ':' and is followed by a
+ * space; where after it the line is none, the line is read whole.  The
+ * text after the prefix and its spaces, or NULL.
  * (A line that reads both ways, "a: b-7 [000] ...", is read as of task "b"
  * in instance "a": instances are common, task names with ": " are not.)
  */
 const char *vmsa_text_after_instance(const char *s, const char *first, const char *e)
 {
-	if (first != s)
-		return NULL;
-	const char *w = s;
+	(void)s;
+	const char *w = first;
 	while (w < e && !is_sp(*w) && *w != '[')
 		w++;
-	if (w - s < 2 || w == e || w[-1] != ':' || !is_sp(*w))
+	if (w - first < 2 || w == e || w[-1] != ':' || !is_sp(*w))
 		return NULL;
 	return w;
 }

@@ -93,6 +93,10 @@ static const struct line_case cases[] = {
 	{"trace-cmd report of a buffer instance: its name first",
 	 "dat:          kswapd0-26    [001]    12.989810: mm_vmscan_kswapd_wake: nid=0 order=3",
 	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 26, 1, 12989810000ull, 3},
+	{"an instance's name right-aligned (trace-cmd report of several files)",
+	 "      dat:          kswapd0-26    [001]    12.989810: mm_vmscan_kswapd_wake: nid=0 "
+	 "order=3",
+	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 26, 1, 12989810000ull, 3},
 	{"an instance's name and the latency format",
 	 "dat: kworker/-22      0.....     7.760550: mm_vmscan_kswapd_sleep: nid=0", EV, 0,
 	 VMSA_EV_KSWAPD_SLEEP, "kworker/", 22, 0, 7760550000ull},
