@@ -255,8 +255,9 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
  * an event was recorded in (trace-cmd record -B NAME) before its line
  * (right-aligned when it reports several files: "      dat:").  The prefix
  * is the line's first word when it ends with ':' and is followed by a
- * space; where after it the line is none, the line is read whole.  The
- * text after the prefix and its spaces, or NULL.
+ * space (vmsa_text_parse_header() asks more: a task may be named "tmux:
+ * server"); where after it the line is none, the line is read whole.  The
+ * text after the prefix, or NULL.
  * (A line that reads both ways, "a: b-7 [000] ...", is read as of task "b"
  * in instance "a": instances are common, task names with ": " are not.)
  */
@@ -323,8 +324,17 @@ static bool parse_header_from(const char *s, const char *first, const char *e, s
 bool vmsa_text_parse_header(const char *s, const char *first, const char *e, struct header *h)
 {
 	const char *after = vmsa_text_after_instance(s, first, e);
-	if (after && parse_header_from(after, skip_sp(after, e), e, h))
-		return true;
+	if (after) {
+		/* the task column after an instance's name is right-aligned in 16
+		 * bytes, and task names have at most 15: two spaces or more.  One
+		 * is a task's name ("tmux: server-1176 [000] ...") but where the
+		 * task column is cut to 8 bytes (trace-cmd report -l: "dat:
+		 * kworker/-22 0.....", a line without "[CPU]") */
+		const char *r = skip_sp(after, e);
+		if (r - after >= 2 ? parse_header_from(after, r, e, h)
+				   : (h->first_lb = false, parse_header_unbracketed(after, r, e, h)))
+			return true;
+	}
 	return parse_header_from(s, first, e, h);
 }
 
