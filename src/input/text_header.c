@@ -9,6 +9,8 @@
  *     (the "[<cpu>]" column only where the recording has CPUs);
  *   trace-cmd report -l (latency format):
  *     <comm>-<pid> <cpu><flags> <ts>: <event>: <fields>
+ *   the kernel's latency format (options/latency-format):
+ *     <comm>-<pid> <cpu><flags> <N>us<mark>: <event>: <fields>
  *   trace-cmd report: "<instance>: " before the line of a buffer instance,
  *   "(+<delta>) " before the event name with --ts-diff; perf script: the
  *   sample's period there with -F +period.
@@ -18,6 +20,8 @@
  * ("-1234  [001] ...") has the task "<...>", the kernel's unknown name.
  * And the lost-events markers of trace_pipe and trace-cmd.
  */
+#include <string.h>
+
 #include "text_internal.h"
 
 const char vmsa_unknown_comm[6] = "<...>";
@@ -88,25 +92,13 @@ static const char *after_ts_diff(const char *r, const char *e)
 }
 
 /*
- * The columns from r (past the CPU column and its spaces) on: the optional
- * irq/preempt flags column, the timestamp, trace-cmd's "(+delta)" and the
- * event name.
+ * From r (just past the timestamp's ':') on: trace-cmd's "(+delta)", perf's
+ * period, and the event name.
  */
-static inline __attribute__((always_inline)) bool ts_to_name(const char *r, const char *e,
+static inline __attribute__((always_inline)) bool name_after(const char *r, const char *e,
 							  struct header *h)
 {
-	const char *te;
-	if (r == e || !is_digit(*r) || !parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e ||
-	    *te != ':') {
-		const char *f = r;
-		r = find_sp(r, e);
-		if (r == f || r - f > 8)
-			return false;
-		r = skip_sp(r, e);
-		if (!parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e || *te != ':')
-			return false;
-	}
-	r = skip_sp(te + 1, e);
+	r = skip_sp(r, e);
 	if (r < e && *r == '(' && !(r = after_ts_diff(r, e)))
 		return false;
 	if (r < e && is_digit(*r)) {
@@ -136,6 +128,28 @@ static inline __attribute__((always_inline)) bool ts_to_name(const char *r, cons
 	h->fields = skip_sp(r + 1, e);
 	h->end = e;
 	return true;
+}
+
+/*
+ * The columns from r (past the CPU column and its spaces) on: the optional
+ * irq/preempt flags column, the timestamp, trace-cmd's "(+delta)" and the
+ * event name.
+ */
+static inline __attribute__((always_inline)) bool ts_to_name(const char *r, const char *e,
+							  struct header *h)
+{
+	const char *te;
+	if (r == e || !is_digit(*r) || !parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e ||
+	    *te != ':') {
+		const char *f = r;
+		r = find_sp(r, e);
+		if (r == f || r - f > 8)
+			return false;
+		r = skip_sp(r, e);
+		if (!parse_ts(r, e, &h->ts, &te, &h->fine_ts) || te >= e || *te != ':')
+			return false;
+	}
+	return name_after(te + 1, e, h);
 }
 
 /* The CPU's digits at r, up to the first byte that is not one; NULL when
@@ -177,7 +191,7 @@ bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h)
  *     "<comm> <pid>[/<tid>] <ts>: <system>:<event>: ..."
  */
 static bool header_at_ts(const char *s, const char *first, const char *t, const char *e,
-			 struct header *h)
+			 const char *colon, struct header *h)
 {
 	const char *pe = t;
 	while (pe > s && is_sp(pe[-1]))
@@ -204,7 +218,32 @@ static bool header_at_ts(const char *s, const char *first, const char *t, const 
 			return false;
 		h->cpu = -1; /* (not recorded) */
 	}
-	return ts_to_name(t, e, h);
+	return colon ? name_after(colon + 1, e, h) : ts_to_name(t, e, h);
+}
+
+/*
+ * The kernel's own latency format (options/latency-format of a tracefs
+ * instance): "<comm>-<pid> <cpu><flags> <N>us<mark>: ", N microseconds
+ * since the buffer's start, the mark ' ', '+', '!', '#', '*', '@' or '$'
+ * (how long until the next event).  At t: the ':' after it, or NULL.
+ */
+static const char *lat_us(const char *t, const char *e, uint64_t *ns)
+{
+	uint64_t us = 0;
+	const char *d = t;
+	for (; d < e && is_digit(*d) && d - t < 16; d++)
+		us = us * 10 + (uint64_t)(*d - '0');
+	if (d == t || e - d < 3 || d[0] != 'u' || d[1] != 's')
+		return NULL;
+	d += 2;
+	if (*d != ':' && strchr("+!#*@$ ", *d))
+		d++;
+	if (d < e && *d == ' ' && d[-1] != ' ')
+		d++; /* (a mark, then ": ") */
+	if (d >= e || *d != ':')
+		return NULL;
+	*ns = us * 1000;
+	return d;
 }
 
 /* A line without a "[CPU]" column: its first word that is a timestamp
@@ -220,7 +259,12 @@ static bool parse_header_unbracketed(const char *s, const char *first, const cha
 			bool fine;
 			if (parse_ts(t, e, &ts, &te, &fine) && te < e && *te == ':' &&
 			    (te + 1 == e || is_sp(te[1])))
-				return header_at_ts(s, first, t, e, h);
+				return header_at_ts(s, first, t, e, NULL, h);
+			if ((te = lat_us(t, e, &ts)) && (te + 1 == e || is_sp(te[1]))) {
+				h->ts = ts;
+				h->fine_ts = false;
+				return header_at_ts(s, first, t, e, te, h);
+			}
 		}
 		t = find_sp(t, e);
 	}
