@@ -219,7 +219,7 @@ static bool stdin_is_summary(void)
 		return false;
 	unsigned char *buf = malloc(cap);
 	bool summary = false;
-	for (unsigned waits = 0; buf;) {
+	for (unsigned waits = 0, last = 0; buf;) {
 		ssize_t n = tee(STDIN_FILENO, p[1], cap, SPLICE_F_NONBLOCK);
 		if (n < 0 && errno == EAGAIN) {
 			/* nothing in the pipe yet: wait for the writer */
@@ -241,12 +241,15 @@ static bool stdin_is_summary(void)
 			break;
 		}
 		/* not enough to tell: the rest is on its way, unless the writer
-		 * is gone or no more can come before the pipe is read */
+		 * is gone (then what it wrote after the tee is looked at once
+		 * more) or no more can come before the pipe is read */
 		struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
-		if (got >= (compressed ? cap : 4096) ||
-		    (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))) ||
-		    (!compressed && ++waits >= 1000))
+		if (last || got >= (compressed ? cap : 4096) || (!compressed && ++waits >= 1000))
 			break;
+		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))) {
+			last = 1;
+			continue;
+		}
 		struct timespec ms = {0, 1000000};
 		if (nanosleep(&ms, NULL))
 			break; /* (a signal) */

@@ -88,6 +88,45 @@ START_TEST(test_trace_cmd_report)
 }
 END_TEST
 
+START_TEST(test_quoted_instance)
+{
+	struct run r = analyze(NULL, FX("quoted-instance.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 11);
+	ck_assert_uint_eq(r.counts.lines_ignored, 4);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 6);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	ck_assert_uint_eq(r.t.events_lost, 7);
+	const struct vmsa_task_row *dd = row(&r, "dd", 2001), *t = row(&r, "tmux: server", 3003);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->latency_ns, 500000);
+	ck_assert_uint_eq(vmsa_row_ctx(dd, VMSA_CTX_DIRECT)->scanned_file, 32);
+	ck_assert_uint_eq(vmsa_order_count(t->begins_by_order[VMSA_CTX_DIRECT], 1), 1);
+	ck_assert_uint_eq(vmsa_row_ctx(t, VMSA_CTX_DIRECT)->latency_ns, 2000000);
+	ck_assert_uint_eq(r.sum->nrows, 2);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims, 2);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].latency_ns, 2500000);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 32);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_latency_format)
+{
+	struct run r = analyze(NULL, FX("latency-format.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 10);
+	ck_assert_uint_eq(r.counts.lines_ignored, 5);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 5);
+	const struct vmsa_task_row *w = row(&r, "kworker/", 22), *k = row(&r, "kswapd0", 45);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->latency_ns, 500000);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 2000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 64);
+	ck_assert_uint_eq(r.sum->nrows, 2);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 /* the slot of name in a table of names not known, NULL if none */
 static const struct vmsa_name_count *named(const struct vmsa_name_count *tab, const char *name)
 {
@@ -316,6 +355,8 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_writeback_passes);
 	tcase_add_test(tc, test_wrapped_mail);
 	tcase_add_test(tc, test_unwrap);
+	tcase_add_test(tc, test_quoted_instance);
+	tcase_add_test(tc, test_latency_format);
 	suite_add_tcase(s, tc);
 	return s;
 }
