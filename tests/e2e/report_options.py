@@ -43,30 +43,10 @@ import shutil
 import subprocess
 import sys
 
-TIMED = {"latency_ns", "in_progress_ns", "awake_ns", "awake_in_progress_ns"}
-HISTOGRAMS = {"direct_stall_ns", "kswapd_awake_ns", "memcg_reclaim_ns", "awake_ns_histogram"}
-HIST_KEEP = {"count", "sub_buckets_log2"}
+from summary_diff import differences, named, summary, untimed
 
 OPTIONS = [["-t"], ["-R"], ["-l"], ["--ts-diff"], ["-R", "-l"], ["-N"],
            ["-l", "-t", "--ts-diff"]]
-
-
-def summary(tool, path):
-    out = subprocess.run([tool, "--format", "json", "--quiet", "--threads", "1", path],
-                         capture_output=True, check=True)
-    doc = json.loads(out.stdout)
-    (source,) = doc.pop("input")["sources"]
-    doc["traits"] = {k: v for k, v in source["traits"].items() if k != "timestamp_resolution"}
-    return doc, source
-
-
-def untimed(x):
-    if isinstance(x, dict):
-        return {k: ({h: w for h, w in v.items() if h in HIST_KEEP} if k in HISTOGRAMS else untimed(v))
-                for k, v in x.items() if k not in TIMED}
-    if isinstance(x, list):
-        return [untimed(v) for v in x]
-    return x
 
 
 def cut_names(doc):
@@ -93,35 +73,7 @@ def reasons_summed(doc):
     return doc
 
 
-def named(got, want):
-    """got's "<...>" rows take want's name for the pid (when it has one), re-sorted"""
-    names = {}
-    for key in ("processes", "kswapd"):
-        for r in want.get(key, []):
-            names.setdefault(r["pid"], set()).add(r["comm"])
-    for key in ("processes", "kswapd"):
-        rows = got.get(key, [])
-        for r in rows:
-            if r["comm"] == "<...>" and len(names.get(r["pid"], ())) == 1:
-                r["comm"] = next(iter(names[r["pid"]]))
-        rows.sort(key=lambda r: (r["comm"], r["pid"]))
-
-
 LOST = ("lines_lost_markers", "events_lost", "lost_markers_without_count")
-
-
-def differences(a, b, path=""):
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                yield "%s.%s only in %s" % (path, k, "default" if k in a else "option's")
-            else:
-                yield from differences(a[k], b[k], "%s.%s" % (path, k))
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            yield from differences(x, y, "%s[%d]" % (path, i))
-    elif a != b:
-        yield "%s: default %r, option's %r" % (path, a, b)
 
 
 def report(dat, opts, out):
@@ -167,7 +119,7 @@ def main():
                 a, b = cut_names(json.loads(json.dumps(a))), cut_names(b)
             if "-R" in opts:
                 a, b = reasons_summed(json.loads(json.dumps(a))), reasons_summed(b)
-            diffs = list(differences(a, b))
+            diffs = list(differences(a, b, ("default", "option's")))
             if (gsrc["lines_rejected"] or gsrc["lines_analyzed"] != wsrc["lines_analyzed"] or
                     any(gsrc[k] != wsrc[k] for k in LOST)):
                 diffs.insert(0, "lines analyzed %d (default %d), rejected %d, lost %r (default "

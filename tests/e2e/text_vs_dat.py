@@ -35,56 +35,7 @@ import shutil
 import subprocess
 import sys
 
-TIMED = {"latency_ns", "in_progress_ns", "awake_ns", "awake_in_progress_ns"}
-HISTOGRAMS = {"direct_stall_ns", "kswapd_awake_ns", "memcg_reclaim_ns", "awake_ns_histogram"}
-HIST_KEEP = {"count", "sub_buckets_log2"}
-
-
-def summary(tool, path):
-    out = subprocess.run([tool, "--format", "json", "--quiet", "--threads", "1", path],
-                         capture_output=True, check=True)
-    doc = json.loads(out.stdout)
-    (source,) = doc.pop("input")["sources"]
-    doc["traits"] = {k: v for k, v in source["traits"].items() if k != "timestamp_resolution"}
-    return doc
-
-
-def untimed(x):
-    if isinstance(x, dict):
-        return {k: ({h: w for h, w in v.items() if h in HIST_KEEP} if k in HISTOGRAMS else untimed(v))
-                for k, v in x.items() if k not in TIMED}
-    if isinstance(x, list):
-        return [untimed(v) for v in x]
-    return x
-
-
-def named(text, dat):
-    """text's "<...>" rows take dat's name for the pid (when it has one), re-sorted."""
-    names = {}
-    for key in ("processes", "kswapd"):
-        for r in dat.get(key, []):
-            names.setdefault(r["pid"], set()).add(r["comm"])
-    for key in ("processes", "kswapd"):
-        rows = text.get(key, [])
-        for r in rows:
-            if r["comm"] == "<...>" and len(names.get(r["pid"], ())) == 1:
-                r["comm"] = next(iter(names[r["pid"]]))
-        rows.sort(key=lambda r: (r["comm"], r["pid"]))
-        dat.get(key, []).sort(key=lambda r: (r["comm"], r["pid"]))
-
-
-def differences(a, b, path=""):
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                yield "%s.%s only in %s" % (path, k, "text" if k in a else "trace.dat")
-            else:
-                yield from differences(a[k], b[k], "%s.%s" % (path, k))
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            yield from differences(x, y, "%s[%d]" % (path, i))
-    elif a != b:
-        yield "%s: text %r, trace.dat %r" % (path, a, b)
+from summary_diff import differences, named, summary, untimed
 
 
 # captures whose text cannot agree, and why
@@ -121,10 +72,10 @@ def main():
         text = os.path.join(work, "trace.txt")
         with lzma.open(xz) as f, open(text, "wb") as g:
             shutil.copyfileobj(f, g)
-        a, b = untimed(summary(tool, text)), untimed(summary(tool, dat))
+        a, b = untimed(summary(tool, text)[0]), untimed(summary(tool, dat)[0])
         os.unlink(text)
         named(a, b)
-        diffs = list(differences(a, b))
+        diffs = list(differences(a, b, ("text", "trace.dat")))
         checked += 1
         print("%s %s: text and trace.dat summaries%s" % ("ok  " if not diffs else "FAIL", label,
                                                         "" if not diffs else " differ:"))
