@@ -81,6 +81,24 @@ static bool mentions_vmscan(const struct vmsa_catalogue *c, const char *s, const
 }
 
 
+/*
+ * A frame of a call chain that perf script prints under an event of a
+ * recording with call graphs (perf record -g), indented: "<address>
+ * <symbol>[+0x<offset>] (<dso>)", the dso left out by -F without it.  The
+ * tracepoint's own frames name the event (trace_event_raw_event_mm_vmscan_*),
+ * and are no broken event line for all that.  first: past the indentation.
+ */
+static bool perf_frame(const char *line, const char *first, const char *e)
+{
+	if (first == line)
+		return false; /* (not indented) */
+	const char *h = first;
+	while (h < e && h - first <= 16 &&
+	       (is_digit(*h) || (*h >= 'a' && *h <= 'f') || (*h >= 'A' && *h <= 'F')))
+		h++;
+	return h - first >= 4 && h - first <= 16 && h < e && *h == ' ' && h + 1 < e && !is_sp(h[1]);
+}
+
 /* The event name is "system:name" (perf script), of the catalogue's system. */
 static bool of_system(const char *system, const char *line, const struct header *h)
 {
@@ -166,7 +184,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
 		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
 			p->traits.dialect = VMSA_DIALECT_FTRACE;
-		if (mentions_vmscan(p->cat, s, e)) {
+		if (mentions_vmscan(p->cat, s, e) && !perf_frame(line, s, e)) {
 			*reason = VMSA_REJECT_BAD_HEADER;
 			return not_event(p, line, len, VMSA_LINE_REJECTED);
 		}
@@ -273,7 +291,7 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 		s = first = vmsa_text_unquote(first, e);
 	const char *inst = vmsa_text_after_instance(s, first, e);
 	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:") ||
-	    (inst && starts(skip_sp(inst, e), e, "CPU:")))
+	    (inst && starts(skip_sp(inst, e), e, "CPU:")) || perf_frame(s, first, e))
 		return false;
 	if (!memchr(first, '=', (size_t)(e - first)) && !memchr(first, ':', (size_t)(e - first)) &&
 	    !mentions_vmscan(p->cat, first, e))

@@ -127,6 +127,22 @@ START_TEST(test_latency_format)
 }
 END_TEST
 
+START_TEST(test_perf_script_callchains)
+{
+	struct run r = analyze(NULL, FX("perf-script-callchains.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 17);
+	ck_assert_uint_eq(r.counts.lines_ignored, 14);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 3);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 0);
+	const struct vmsa_task_row *j = row(&r, "java", 3101);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->latency_ns, 1000000);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 32);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 /* the slot of name in a table of names not known, NULL if none */
 static const struct vmsa_name_count *named(const struct vmsa_name_count *tab, const char *name)
 {
@@ -357,6 +373,7 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_unwrap);
 	tcase_add_test(tc, test_quoted_instance);
 	tcase_add_test(tc, test_latency_format);
+	tcase_add_test(tc, test_perf_script_callchains);
 	suite_add_tcase(s, tc);
 	return s;
 }
