@@ -139,11 +139,25 @@ static inline enum vmsa_line_kind not_event(struct vmsa_text_parser *p, const ch
 	return k;
 }
 
+/* a copy, not memset: gcc makes that "rep stos", slow to start */
+static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
+
+/* "CPU:N [LOST M EVENTS]" and trace-cmd's forms at s: *ev is the marker */
+static bool lost_marker(const char *s, const char *e, struct vmsa_event *ev)
+{
+	uint64_t n;
+	bool known;
+	if (s == e || *s != 'C' || !vmsa_text_parse_lost(s, e, &n, &known))
+		return false;
+	memcpy(ev, &blank, sizeof(*ev));
+	ev->type = VMSA_EV_LOST;
+	ev->lost = n;
+	return true;
+}
+
 enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char *line, size_t len,
 					 struct vmsa_event *ev, enum vmsa_reject_reason *reason)
 {
-	/* a copy, not memset: gcc makes that "rep stos", slow to start */
-	static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
 	const char *s = line, *e = line + len;
 	if (e > s && e[-1] == '\r')
 		e--;
@@ -164,22 +178,15 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
-	/* a lost-events marker, also after a buffer instance's name */
-	const char *lost = s, *inst = vmsa_text_after_instance(text, s, e);
-	if (inst)
-		lost = skip_sp(inst, e);
-	if (lost < e && *lost == 'C') {
-		uint64_t n;
-		bool known;
-		if (vmsa_text_parse_lost(lost, e, &n, &known)) {
-			memcpy(ev, &blank, sizeof(*ev));
-			ev->type = VMSA_EV_LOST;
-			ev->lost = n;
-			return not_event(p, line, len, VMSA_LINE_LOST);
-		}
-	}
+	if (*s == 'C' && lost_marker(s, e, ev))
+		return not_event(p, line, len, VMSA_LINE_LOST);
 
 	if (!vmsa_text_parse_header(text, s, e, &h)) {
+		/* a lost-events marker after a buffer instance's name (no
+		 * marker reads as a header: looked for only now) */
+		const char *inst = vmsa_text_after_instance(text, s, e);
+		if (inst && lost_marker(skip_sp(inst, e), e, ev))
+			return not_event(p, line, len, VMSA_LINE_LOST);
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
 		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))

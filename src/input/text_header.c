@@ -308,10 +308,9 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 const char *vmsa_text_after_instance(const char *s, const char *first, const char *e)
 {
 	(void)s;
-	const char *w = first;
-	while (w < e && !is_sp(*w) && *w != '[')
-		w++;
-	if (w - first < 2 || w == e || w[-1] != ':' || !is_sp(*w))
+	/* (a word at a time: on every line that is no task's again) */
+	const char *w = find_sp(first, e);
+	if (w - first < 2 || w == e || w[-1] != ':' || memchr(first, '[', (size_t)(w - first)))
 		return NULL;
 	return w;
 }
@@ -367,6 +366,12 @@ static bool parse_header_from(const char *s, const char *first, const char *e, s
 
 bool vmsa_text_parse_header(const char *s, const char *first, const char *e, struct header *h)
 {
+	/* the line whole first: a line read so whose task holds no ':' has
+	 * no instance's name before it (the task column would hold it) */
+	bool ok = parse_header_from(s, first, e, h);
+	if (ok && !memchr(h->comm, ':', h->comm_len))
+		return true;
+	struct header whole = *h;
 	const char *after = vmsa_text_after_instance(s, first, e);
 	if (after) {
 		/* the task column after an instance's name is right-aligned in 16
@@ -379,7 +384,8 @@ bool vmsa_text_parse_header(const char *s, const char *first, const char *e, str
 				   : (h->first_lb = false, parse_header_unbracketed(after, r, e, h)))
 			return true;
 	}
-	return parse_header_from(s, first, e, h);
+	*h = whole;
+	return ok;
 }
 
 static bool parse_header_from(const char *s, const char *first, const char *e, struct header *h)
