@@ -230,10 +230,8 @@ static bool stdin_is_summary(void)
 		}
 		if (n <= 0)
 			break; /* the end (empty), or tee cannot (not a pipe after all) */
-		size_t got = 0;
-		for (ssize_t r = 1; got < (size_t)n && r > 0; got += (size_t)r)
-			if ((r = read(p[0], buf + got, (size_t)n - got)) <= 0)
-				r = 0;
+		size_t got;
+		fill(p[0], NULL, buf, (size_t)n, &got); /* (the n bytes tee copied) */
 		bool compressed;
 		int verdict = pipe_head(buf, got, &compressed);
 		if (verdict >= 0) {

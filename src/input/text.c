@@ -178,7 +178,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
-	if (*s == 'C' && lost_marker(s, e, ev))
+	if (lost_marker(s, e, ev))
 		return not_event(p, line, len, VMSA_LINE_LOST);
 
 	if (!vmsa_text_parse_header(text, s, e, &h)) {
