@@ -116,6 +116,9 @@ static const char usage_text[] =
 	"                            (seconds, as the trace's timestamp column); a\n"
 	"                            reclaim cut by the window counts as an end without\n"
 	"                            a begin or in progress at the end\n"
+	"      --instance NAME       only the events (and lost-event markers) of the\n"
+	"                            buffer instance NAME (trace-cmd record -B NAME;\n"
+	"                            top: the top buffer); repeatable\n"
 	"                            Events left out are counted as filtered.\n"
 	"      --sort FIELD          classic: the process and kswapd tables by FIELD,\n"
 	"                            largest first: reclaims, pages_scanned,\n"
@@ -195,7 +198,7 @@ static int append(const char ***list, int *n, const char *arg)
 enum { O_PRETTY = 256, O_IGNORE_PID, O_LAT_LIST, O_LATENCIES, O_INTERVAL, O_STRICT,
        O_MAXMSG, O_DURATION, O_THRESHOLDS, O_NAME, O_RELATIVE, O_HISTOGRAM, O_SVG,
        O_MAXTASKS, O_THREADS, O_FORCE, O_ALLOW_EMPTY, O_MISSING, O_JUNIT, O_METRICS_FILE,
-       O_UNWRAP, O_PID, O_COMM, O_CPU, O_SINCE, O_UNTIL, O_SORT, O_TOP, O_MAX_CGROUPS, O_LISTEN,
+       O_UNWRAP, O_PID, O_COMM, O_CPU, O_SINCE, O_UNTIL, O_INSTANCE, O_SORT, O_TOP, O_MAX_CGROUPS, O_LISTEN,
        O_GROUP };
 
 /* Every option, with the subcommands it applies to (the others refuse it). */
@@ -232,6 +235,7 @@ static const struct {
 	{{"cpu", required_argument, NULL, O_CPU}, READERS},
 	{{"since", required_argument, NULL, O_SINCE}, READERS},
 	{{"until", required_argument, NULL, O_UNTIL}, READERS},
+	{{"instance", required_argument, NULL, O_INSTANCE}, SUB_ANALYZE},
 	{{"sort", required_argument, NULL, O_SORT}, READERS},
 	{{"top", required_argument, NULL, O_TOP}, READERS},
 	{{"max-tasks", required_argument, NULL, O_MAXTASKS}, ALL},
@@ -245,7 +249,7 @@ static const struct {
 
 /* ---- record filters and the order of the task tables ---------------- */
 
-/* --pid, --comm, --cpu, --since, --until into c's filter; an exit status or -1. */
+/* --pid, --comm, --cpu, --since, --until, --instance into c's filter; an exit status or -1. */
 static int filter_option(struct cli *c, int opt, const char *arg)
 {
 	static const struct {
@@ -258,6 +262,7 @@ static int filter_option(struct cli *c, int opt, const char *arg)
 		{O_CPU, VMSA_FILTER_CPU, "--cpu", "a CPU list such as 0,2-3"},
 		{O_SINCE, VMSA_FILTER_SINCE, "--since", "seconds of trace time, at most --until"},
 		{O_UNTIL, VMSA_FILTER_UNTIL, "--until", "seconds of trace time, at least --since"},
+		{O_INSTANCE, VMSA_FILTER_INSTANCE, "--instance", "a buffer instance's name, or top"},
 	};
 	size_t i = 0;
 	while (kinds[i].opt != opt)
@@ -508,6 +513,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 		case O_CPU:
 		case O_SINCE:
 		case O_UNTIL:
+		case O_INSTANCE:
 			if ((status = filter_option(c, opt, optarg)) >= 0)
 				return status;
 			break;

@@ -28,7 +28,7 @@ _vmscan_analyze()
 		_vmscan_analyze_files "$cur"; return ;;
 	--missing) COMPREPLY=($(compgen -W "pass fail" -- "$cur")); return ;;
 	--interval|--duration|--max-messages|--max-tasks|--threads|-t|--threshold|--name|--max-cgroups|--listen|--group) return ;;
-	--pid|--comm|--cpu|--since|--until|--top) return ;;
+	--pid|--comm|--cpu|--since|--until|--instance|--top) return ;;
 	--sort) COMPREPLY=($(compgen -W "reclaims wakeup_kswapd_requests wakeups rewakeups pages_scanned
 		pages_reclaimed file_sync anon_sync file_async anon_async latency_ns awake_ns" -- "$cur")); return ;;
 	esac
@@ -36,7 +36,7 @@ _vmscan_analyze()
 		COMPREPLY=($(compgen -W "--format --json --openmetrics-file --svg --pretty --ignore-pid --latency-list --histogram
 			--latencies --interval --duration --max-cgroups --listen --threshold --thresholds --name
 			--group --relative --missing --allow-empty --junit --force --strict --max-messages
-			--max-tasks --threads --unwrap --pid --comm --cpu --since --until --sort --top
+			--max-tasks --threads --unwrap --pid --comm --cpu --since --until --instance --sort --top
 			--quiet --help --version" -- "$cur"))
 	elif [[ $COMP_CWORD -eq 1 ]]; then
 		_vmscan_analyze_files "$cur"

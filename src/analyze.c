@@ -32,6 +32,9 @@ static double wall_s(void)
 /* What the loop keeps of one input while it is read. */
 struct input_state {
 	uint64_t filtered;	/* events the filter left out */
+	/* lost-event markers it left out (--instance: another buffer's), and
+	 * the events they said were lost, or that they said no number */
+	uint64_t filtered_lost_markers, filtered_lost, filtered_lost_unsaid;
 	/* with interval deltas: its counts (filtered_counts()) when the interval began */
 	struct vmsa_source_counts mark;
 };
@@ -71,8 +74,19 @@ static inline bool keep(const struct run *r, struct input_state *is, const struc
 {
 	if (!r->o->filter || vmsa_filter_keeps(r->o->filter, ev))
 		return true;
-	is->filtered++;
+	if (ev->type == VMSA_EV_LOST) {
+		is->filtered_lost_markers++;
+		is->filtered_lost += ev->lost;
+		is->filtered_lost_unsaid += !ev->lost;
+	} else {
+		is->filtered++;
+	}
 	return false;
+}
+
+static uint64_t at_most(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
 }
 
 /* An input's counts with the events the filter left out moved from
@@ -81,8 +95,15 @@ static struct vmsa_source_counts filtered_counts(const struct input_state *is,
 						 const struct vmsa_source_counts *c)
 {
 	struct vmsa_source_counts k = *c;
-	k.lines_filtered = is->filtered < k.lines_analyzed ? is->filtered : k.lines_analyzed;
+	k.lines_filtered = at_most(is->filtered, k.lines_analyzed);
 	k.lines_analyzed -= k.lines_filtered;
+	/* a marker of a buffer left out: filtered, its losses not this analysis' */
+	uint64_t markers = at_most(is->filtered_lost_markers, k.lines_lost_markers);
+	k.lines_lost_markers -= markers;
+	k.lines_filtered += markers;
+	k.events_lost -= at_most(is->filtered_lost, k.events_lost);
+	k.lost_markers_without_count -= at_most(is->filtered_lost_unsaid,
+						k.lost_markers_without_count);
 	return k;
 }
 
@@ -111,6 +132,23 @@ static int record_counts(struct run *r, struct input_state *is, const char *name
 {
 	struct vmsa_source_counts kf = filtered_counts(is, raw);
 	const struct vmsa_source_counts *k = &kf;
+	struct vmsa_traits kept;
+	if (vmsa_filter_selects_buffers(r->o->filter)) {
+		/* the buffers analyzed: those the filter keeps (every buffer's
+		 * events and markers are in lines_read all the same) */
+		kept = *traits;
+		if (!vmsa_filter_keeps_buffer(r->o->filter, NULL, 0))
+			kept.top_buffer_events = 0;
+		memset(kept.instance_events, 0, sizeof(kept.instance_events));
+		for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
+			const struct vmsa_name_count *c = &traits->instance_events[i];
+			if (c->name[0] && vmsa_filter_keeps_buffer(r->o->filter, c->name,
+								   strlen(c->name)))
+				vmsa_instance_count_add(kept.instance_events, c->name,
+							strlen(c->name), c->count);
+		}
+		traits = &kept;
+	}
 	int err = vmsa_stats_add_source(r->st, name, format, k, traits);
 	if (err || !r->delta)
 		return err;

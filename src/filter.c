@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Record filters (--pid, --comm, --cpu, --since, --until): which events the
+ * Record filters (--pid, --comm, --cpu, --since, --until, --instance): which events the
  * analysis folds into the statistics.  A filter selects records, as
  * ftrace's and perf's do: criteria of different kinds must all hold, the
  * values of one kind are alternatives.  The analysis loop (analyze.c)
@@ -20,6 +20,8 @@ struct vmsa_filter {
 	size_t npids, pids_cap;
 	char **globs;
 	size_t nglobs;
+	char **instances;	/* names; VMSA_TOP_BUFFER: the top buffer */
+	size_t ninstances;
 	uint64_t *cpus;		/* a bit per CPU; NULL: any CPU */
 	size_t cpu_words;
 	bool since_set, until_set;
@@ -39,6 +41,9 @@ void vmsa_filter_free(struct vmsa_filter *f)
 	for (size_t i = 0; i < f->nglobs; i++)
 		free(f->globs[i]);
 	free(f->globs);
+	for (size_t i = 0; i < f->ninstances; i++)
+		free(f->instances[i]);
+	free(f->instances);
 	free(f->pids);
 	free(f->cpus);
 	free(f);
@@ -159,15 +164,16 @@ static int add_cpus(struct vmsa_filter *f, const char *arg)
 	return 0;
 }
 
-static int add_glob(struct vmsa_filter *f, const char *arg)
+/* arg appended to the n strings of *list */
+static int add_string(char ***list, size_t *n, const char *arg)
 {
-	char **g = realloc(f->globs, (f->nglobs + 1) * sizeof(*g));
+	char **g = realloc(*list, (*n + 1) * sizeof(*g));
 	if (!g)
 		return VMSA_E_NOMEM;
-	f->globs = g;
-	if (!(g[f->nglobs] = strdup(arg)))
+	*list = g;
+	if (!(g[*n] = strdup(arg)))
 		return VMSA_E_NOMEM;
-	f->nglobs++;
+	(*n)++;
 	return 0;
 }
 
@@ -178,7 +184,12 @@ int vmsa_filter_add(struct vmsa_filter *f, enum vmsa_filter_kind kind, const cha
 	case VMSA_FILTER_PID:
 		return add_pids(f, arg);
 	case VMSA_FILTER_COMM:
-		return add_glob(f, arg);
+		return add_string(&f->globs, &f->nglobs, arg);
+	case VMSA_FILTER_INSTANCE:
+		/* (a tracefs instance is a directory: a name, no '/') */
+		if (!*arg || strchr(arg, '/'))
+			return VMSA_E_INVAL;
+		return add_string(&f->instances, &f->ninstances, arg);
 	case VMSA_FILTER_CPU:
 		return add_cpus(f, arg);
 	case VMSA_FILTER_SINCE:
@@ -215,8 +226,29 @@ static bool comm_matches(const struct vmsa_filter *f, const char *comm, size_t l
 	return match;
 }
 
+bool vmsa_filter_keeps_buffer(const struct vmsa_filter *f, const char *name, size_t len)
+{
+	if (!f || !f->ninstances)
+		return true;
+	if (!name) {
+		name = VMSA_TOP_BUFFER;
+		len = strlen(name);
+	}
+	for (size_t i = 0; i < f->ninstances; i++)
+		if (strlen(f->instances[i]) == len && memcmp(f->instances[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+bool vmsa_filter_selects_buffers(const struct vmsa_filter *f)
+{
+	return f && f->ninstances;
+}
+
 int vmsa_filter_keeps(const struct vmsa_filter *f, const struct vmsa_event *ev)
 {
+	if (f->ninstances && !vmsa_filter_keeps_buffer(f, ev->instance, ev->instance_len))
+		return 0;
 	if (ev->type == VMSA_EV_LOST)
 		return 1; /* the tracer's losses are no task's, at no one time */
 	if (f->since_set && ev->ts_ns < f->since_ns)

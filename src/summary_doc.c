@@ -1485,6 +1485,16 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 			vmsa_name_count_add(t->lru_other, name, strlen(name),
 					    count_of(e, "isolations"), count_of(e, "nr_scanned"));
 	}
+	jo *bufs = member(tr, "events_by_buffer");
+	if (bufs && json_object_is_type(bufs, json_type_object)) {
+		json_object_object_foreach(bufs, name, v) {
+			uint64_t k = is_int(v) ? (uint64_t)json_object_get_int64(v) : 0;
+			if (!strcmp(name, VMSA_TOP_BUFFER))
+				t->top_buffer_events += k;
+			else
+				vmsa_instance_count_add(t->instance_events, name, strlen(name), k);
+		}
+	}
 	jo *ev = member(s, "unknown_vmscan_events_by_name");
 	if (ev && json_object_is_type(ev, json_type_object)) {
 		json_object_object_foreach(ev, name, v)

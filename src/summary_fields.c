@@ -118,6 +118,12 @@ static const struct vmsa_field event_names_members[] = {
 };
 SHAPE(event_names, NULL);
 
+static const struct vmsa_field buffer_names_members[] = {
+	{.key = "*", VF_FIRST(COUNT), .optional = true,
+	 .doc = "events and lost-event markers of a buffer: `top`, or an instance's name"},
+};
+SHAPE(buffer_names, NULL);
+
 static const struct vmsa_field traits_members[] = {VMSA_TRAITS_FIELDS(MEMBER, MEMBER_OPT)};
 SHAPE(traits, NULL);
 
@@ -218,6 +224,21 @@ static uint64_t lost_unsaid(const struct vmsa_summary *sum)
 	return sum->totals.lost_markers_without_count;
 }
 
+/* the most buffers one source has events of (traits.events_by_buffer) */
+static uint64_t buffers(const struct vmsa_summary *sum)
+{
+	uint64_t most = 0;
+	for (size_t i = 0; i < sum->nsources; i++) {
+		const struct vmsa_traits *t = &sum->sources[i].traits;
+		uint64_t n = t->top_buffer_events > 0;
+		for (int k = 0; k < VMSA_NAME_COUNTS; k++)
+			n += t->instance_events[k].count > 0 &&
+			     strcmp(t->instance_events[k].name, VMSA_TOP_BUFFER) != 0;
+		most = n > most ? n : most;
+	}
+	return most > 1 ? most : 0;
+}
+
 #define NOTE(k, text) .key = k, .json = k ": " text
 const struct vmsa_note vmsa_notes[] = {
 	{NOTE("sync_io_not_applicable",
@@ -267,6 +288,14 @@ const struct vmsa_note vmsa_notes[] = {
 	 .report = {"", " lost-event markers say no number: the tracer dropped events, how many is "
 			"unknown; every count above is a lower bound."},
 	 .count = lost_unsaid},
+	{NOTE("several_buffers",
+	      "the vmscan events come from several buffers (traits.events_by_buffer: trace-cmd "
+	      "record -B) and are added together: where two recorded the same events, each is "
+	      "counted twice; --instance NAME reads one"),
+	 .report = {"the vmscan events come from ",
+		    " buffers (trace-cmd record -B), added together: where two recorded the same "
+		    "events, each is counted twice; --instance NAME reads one."},
+	 .count = buffers},
 };
 const size_t vmsa_nnotes = N(vmsa_notes);
 

@@ -353,7 +353,15 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \
 	   "the lines they had been broken into after their first: each counted in "      \
 	   "`lines_read` and, with its event, in `lines_analyzed`",                        \
-	   t->unwrapped_events ? u64(t->unwrapped_lines) : NULL)
+	   t->unwrapped_events ? u64(t->unwrapped_lines) : NULL)                          \
+	XO("events_by_buffer", VF_OBJ(buffer_names),                                        \
+	   "vmscan events and lost-event markers by the buffer they were recorded in, "   \
+	   "when a buffer instance had any (trace-cmd record -B NAME: its trace.dat, or "  \
+	   "`NAME: ` before a line of trace-cmd report): `top` (the top buffer, and an "    \
+	   "instance named so), then each instance by its name; names of other bytes "     \
+	   "than letters, digits, `_`, `-` and `.` as `(other names)`; with --instance, "  \
+	   "the buffers it keeps",                                                         \
+	   buffers_obj(t))
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \

@@ -201,6 +201,11 @@ struct vmsa_event {
 	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE, SLAB_START: 0 if not said */
 	int64_t wb_nr_pages;	/* WB_START/WRITTEN: the work's pages still to write */
 	enum vmsa_wb_reason wb_reason; /* WB_START/WRITTEN */
+	/* the buffer instance it was recorded in (trace-cmd record -B NAME),
+	 * not NUL-terminated, valid as comm is; NULL: the top buffer, or the
+	 * input does not tell (trace_pipe, perf script, live) */
+	const char *instance;
+	size_t instance_len;
 };
 
 /* ------------------------------------------------------------------ */
@@ -305,7 +310,18 @@ struct vmsa_traits {
 	 * older header read the members before it as before) */
 	uint64_t live_hold_ns;	/* live: the hold-back, when late records raised it */
 	uint64_t live_released_early; /* live: handed out before their hold, the queue full */
+	/* vmscan events and lost-event markers by the buffer they were
+	 * recorded in: the top buffer's, and each instance's (trace-cmd
+	 * record -B NAME: a trace.dat's instances, or "NAME: " before a line
+	 * of trace-cmd report) by its name; names of other bytes than
+	 * letters, digits, '_', '-' and '.' count as "(other names)" */
+	uint64_t top_buffer_events;
+	struct vmsa_name_count instance_events[VMSA_NAME_COUNTS];
 };
+
+/* The top buffer's name for --instance (an instance of that name cannot be
+ * told from it). */
+#define VMSA_TOP_BUFFER "top"
 
 struct vmsa_text_parser;
 
@@ -619,8 +635,8 @@ int vmsa_input_head(const char *path, void *buf, size_t cap, size_t *n);
 /*
  * Which events an analysis folds in (struct vmsa_analyze_options.filter),
  * as ftrace and perf filters select records: every kind given must hold,
- * the values of one kind are alternatives.  A lost-events marker is always
- * kept.  The analysis counts the events left out as lines_filtered instead
+ * the values of one kind are alternatives.  A lost-events marker is kept
+ * unless it is of a buffer instance the filter leaves out.  The analysis counts the events left out as lines_filtered instead
  * of lines_analyzed.
  */
 enum vmsa_filter_kind {
@@ -629,6 +645,9 @@ enum vmsa_filter_kind {
 	VMSA_FILTER_CPU,	/* "N[-M][,...]": the CPU that recorded it */
 	VMSA_FILTER_SINCE,	/* "SEC[.FRACTION]": trace time at or after */
 	VMSA_FILTER_UNTIL,	/* "SEC[.FRACTION]": trace time at or before */
+	VMSA_FILTER_INSTANCE,	/* a buffer instance's name (ev->instance);
+				 * VMSA_TOP_BUFFER: the top buffer's events
+				 * (ev->instance NULL); lost markers too */
 };
 
 struct vmsa_filter;

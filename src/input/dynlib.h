@@ -40,7 +40,8 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 	X(tep_is_file_bigendian) X(tep_is_local_bigendian)
 
 #define VMSA_DL_TRACECMD(X)                                                              \
-	X(tracecmd_buffer_instance_handle) X(tracecmd_buffer_instances) X(tracecmd_close)    \
+	X(tracecmd_buffer_instance_handle) X(tracecmd_buffer_instance_name)                  \
+	X(tracecmd_buffer_instances) X(tracecmd_close)                                       \
 	X(tracecmd_cpus) X(tracecmd_free_record) X(tracecmd_get_cpustats)                    \
 	X(tracecmd_get_in_file_version) X(tracecmd_get_tep) X(tracecmd_get_trace_clock)     \
 	X(tracecmd_get_uname) X(tracecmd_open) X(tracecmd_read_data) X(tracecmd_set_loglevel)

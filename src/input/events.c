@@ -461,8 +461,9 @@ const char *vmsa_write_event_name(const struct vmsa_traits *t)
 
 #define OTHER_NAMES "(other names)"
 
-void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
-			 uint64_t count, uint64_t pages)
+/* '-' and '.' besides letters, digits and '_' where dashes */
+static void name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			   uint64_t count, uint64_t pages, bool dashes)
 {
 	const size_t room = sizeof(tab->name);
 	struct vmsa_name_count *last = &tab[VMSA_NAME_COUNTS - 1];
@@ -473,7 +474,7 @@ void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t l
 	for (size_t i = 0; plain && i < len; i++) {
 		char ch = name[i];
 		plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			(ch >= '0' && ch <= '9') || ch == '_';
+			(ch >= '0' && ch <= '9') || ch == '_' || (dashes && (ch == '-' || ch == '.'));
 	}
 	if (plain)
 		for (struct vmsa_name_count *c = tab; c < last; c++) {
@@ -492,11 +493,23 @@ void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t l
 	slot->pages += pages;
 }
 
+void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			 uint64_t count, uint64_t pages)
+{
+	name_count_add(tab, name, len, count, pages, false);
+}
+
+void vmsa_instance_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			     uint64_t count)
+{
+	name_count_add(tab, name, len, count, 0, true);
+}
+
 void vmsa_name_counts_add(struct vmsa_name_count *dst, const struct vmsa_name_count *src)
 {
 	for (int i = 0; i < VMSA_NAME_COUNTS - 1 && src[i].name[0]; i++) /* (first ones) */
-		vmsa_name_count_add(dst, src[i].name, strlen(src[i].name), src[i].count,
-				    src[i].pages);
+		name_count_add(dst, src[i].name, strlen(src[i].name), src[i].count, src[i].pages,
+			       true); /* (src's names were checked as they came) */
 	const struct vmsa_name_count *o = &src[VMSA_NAME_COUNTS - 1];
 	struct vmsa_name_count *d = &dst[VMSA_NAME_COUNTS - 1];
 	if (!o->name[0])

@@ -46,6 +46,10 @@ struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);
 void vmsa_text_wrap_restart(struct vmsa_text_parser *p);
 void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *first_goes_on,
 			bool *ends_after_head);
+/* The buffer instance of the lost-events marker that was the last line
+ * decoded (its record is the next line, printed by trace-cmd report without
+ * the name), or NULL; *len its length.  Valid while the decoder is. */
+const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t *len);
 /* One line decoded and counted in *c (read, analyzed, ignored, rejected...). */
 enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
 					 const char *line, size_t len, struct vmsa_event *ev,

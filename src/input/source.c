@@ -86,6 +86,13 @@ struct batch {
 	struct vmsa_source_counts counts;
 	struct vmsa_traits traits;
 	bool first_goes_on, ends_after_head; /* vmsa_text_wrap_end() */
+	/* the record after a buffer instance's lost-events marker comes on the
+	 * next line without the instance's name (trace-cmd report): the
+	 * batch's first event is of its first line and names no instance; the
+	 * instance of the marker that ended the batch (len 0: none) */
+	bool first_line_top;
+	uint8_t marker_inst_len;
+	char marker_inst[64];
 	bool last;	/* nothing follows */
 	int err, err_errno; /* after this batch: an error to return */
 };
@@ -95,6 +102,9 @@ struct pool {
 	pthread_cond_t freed;	/* a batch became free (workers wait) */
 	pthread_cond_t ready;	/* the batch the consumer wants is ready */
 	pthread_t thread[MAX_WORKERS];
+	/* the workers' decoders, freed with the pool: an event may point into
+	 * its decoder (a buffer instance's name) after the worker ended */
+	struct vmsa_text_parser *wparser[MAX_WORKERS];
 	int nthreads;
 	int ndec, next_id;	/* decoders (the workers and the consumer, 0); ids given */
 	bool stop;
@@ -105,6 +115,10 @@ struct pool {
 	uint64_t next_seq, next_at; /* the next range to hand out */
 	uint64_t want_seq;	/* the consumer's */
 	bool after_head;	/* the consumer's: the last batch ended after an event or head */
+	/* the consumer's: the instance of the marker the last batch ended with
+	 * (len 0: none), and the name the event after it points to */
+	uint8_t marker_inst_len;
+	char marker_inst[64], event_inst[64];
 	bool reader_done;	/* under lock: workers may stop */
 	struct batch *cur;	/* being consumed */
 	struct vmsa_text_parser *parser; /* the consumer's, for the batches it decodes */
@@ -610,6 +624,8 @@ static void batch_reset(struct batch *b)
 	memset(&b->counts, 0, sizeof(b->counts));
 	memset(&b->traits, 0, sizeof(b->traits));
 	b->first_goes_on = b->ends_after_head = false;
+	b->first_line_top = false;
+	b->marker_inst_len = 0;
 	b->last = false;
 	b->err = b->err_errno = 0;
 }
@@ -782,6 +798,8 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b, bool past_
 		struct vmsa_event ev;
 		switch (vmsa_text_count_line(p, &b->counts, s, len, &ev, &why)) {
 		case VMSA_LINE_EVENT:
+			b->first_line_top |= b->lines == 0 && !ev.instance;
+			/* fall through */
 		case VMSA_LINE_LOST:
 			if (past_caches)
 				put_event(&b->ev[b->nev++], &ev);
@@ -802,6 +820,12 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b, bool past_
 		s += len + 1;
 	}
 	b->traits = *t;
+	size_t ml;
+	const char *mi = vmsa_text_pending_instance(p, &ml);
+	if (mi && ml < sizeof(b->marker_inst)) {
+		memcpy(b->marker_inst, mi, ml);
+		b->marker_inst_len = (uint8_t)ml;
+	}
 #ifdef __SSE2__
 	_mm_sfence(); /* (put_event()'s stores, before the batch is handed over) */
 #endif
@@ -870,6 +894,8 @@ static void *worker(void *arg)
 		return NULL; /* (the consumer and any other worker do its share) */
 	pthread_mutex_lock(&pl->lock);
 	int id = ++pl->next_id;
+	if (id - 1 < MAX_WORKERS)
+		pl->wparser[id - 1] = parser;
 	for (;;) {
 		struct batch *b;
 		while (!(b = claim(s, pl, id)) && !pl->stop && !pl->reader_done)
@@ -879,8 +905,9 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pl->lock);
 		fill_batch(s, pl, b, parser); /* (returns under the lock) */
 	}
+	if (id - 1 >= MAX_WORKERS)
+		vmsa_text_parser_free(parser); /* (else pool_free() frees it) */
 	pthread_mutex_unlock(&pl->lock);
-	vmsa_text_parser_free(parser);
 	return NULL;
 }
 
@@ -895,6 +922,8 @@ static void pool_free(struct vmsa_source *s)
 	pthread_mutex_unlock(&pl->lock);
 	for (int i = 0; i < pl->nthreads; i++)
 		pthread_join(pl->thread[i], NULL);
+	for (int i = 0; i < MAX_WORKERS; i++)
+		vmsa_text_parser_free(pl->wparser[i]);
 	for (int i = 0; i < pl->nb; i++) {
 		if (!pl->b[i].text_mapped)
 			free(pl->b[i].text);
@@ -1013,6 +1042,17 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 	for (;;) {
 		struct batch *b = pl->cur;
 		if (b) {
+			if (b->next_ev == 0 && b->first_line_top && pl->marker_inst_len) {
+				/* the record after the marker the batch before ended with */
+				struct vmsa_event *e = &b->ev[0].ev;
+				memcpy(pl->event_inst, pl->marker_inst, pl->marker_inst_len);
+				e->instance = pl->event_inst;
+				e->instance_len = pl->marker_inst_len;
+				b->traits.top_buffer_events--;
+				vmsa_instance_count_add(b->traits.instance_events, e->instance,
+							e->instance_len, 1);
+				pl->marker_inst_len = 0;
+			}
 			if (b->next_ev < b->nev) {
 				/* written by another core: ask for the next ones early */
 				if (b->next_ev + 8 < b->nev) {
@@ -1033,6 +1073,8 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 				if (b->first_goes_on && pl->after_head)
 					s->traits->wrapped_events++;
 				pl->after_head = b->ends_after_head;
+				pl->marker_inst_len = b->marker_inst_len;
+				memcpy(pl->marker_inst, b->marker_inst, b->marker_inst_len);
 			}
 			s->line_no += b->lines;
 			int err = b->err, err_errno = b->err_errno;

@@ -139,6 +139,53 @@ static inline enum vmsa_line_kind not_event(struct vmsa_text_parser *p, const ch
 	return k;
 }
 
+/*
+ * An event of a buffer instance counted under its name: in the slot of the
+ * one before when it is the same (a trace of one instance has a prefix on
+ * every line), else looked up.
+ */
+static void count_buffer(struct vmsa_text_parser *p, const struct vmsa_event *ev)
+{
+	struct vmsa_name_count *c = &p->traits.instance_events[p->last_instance];
+	size_t n = ev->instance_len;
+	if (n < sizeof(c->name) && c->name[n] == '\0' && c->name[0] &&
+	    memcmp(c->name, ev->instance, n) == 0) {
+		c->count++;
+		return;
+	}
+	vmsa_instance_count_add(p->traits.instance_events, ev->instance, n, 1);
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
+		c = &p->traits.instance_events[i];
+		if (strlen(c->name) == n && memcmp(c->name, ev->instance, n) == 0) {
+			p->last_instance = (uint8_t)i;
+			break;
+		}
+	}
+}
+
+/* The instance's name [name, name + n) in the parser's own store (events
+ * point to it), or NULL when it has no room for it. */
+static const char *kept_name(struct vmsa_text_parser *p, const char *name, size_t n)
+{
+	if (n >= sizeof(p->inst_name[0]))
+		return NULL;
+	for (unsigned i = 0; i < p->ninst_names; i++)
+		if (p->inst_name[i][n] == '\0' && memcmp(p->inst_name[i], name, n) == 0)
+			return p->inst_name[i];
+	if (p->ninst_names == sizeof(p->inst_name) / sizeof(p->inst_name[0]))
+		return NULL;
+	char *k = p->inst_name[p->ninst_names++];
+	memcpy(k, name, n);
+	k[n] = '\0';
+	return k;
+}
+
+const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t *len)
+{
+	*len = p->pending_inst ? p->pending_len : 0;
+	return p->pending_inst;
+}
+
 /* a copy, not memset: gcc makes that "rep stos", slow to start */
 static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
 
@@ -162,6 +209,9 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	if (e > s && e[-1] == '\r')
 		e--;
 	p->last_unknown_vmscan = false;
+	/* (a line right after an instance's lost-events marker) */
+	const char *after_marker = p->pending_inst;
+	p->pending_inst = NULL;
 	struct header h;
 	struct task_memo_set *tm = NULL;
 	if (WORDWISE && e - s >= 24) {
@@ -178,15 +228,23 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
-	if (lost_marker(s, e, ev))
+	if (lost_marker(s, e, ev)) {
+		p->traits.top_buffer_events++;
 		return not_event(p, line, len, VMSA_LINE_LOST);
+	}
 
 	if (!vmsa_text_parse_header(text, s, e, &h)) {
 		/* a lost-events marker after a buffer instance's name (no
 		 * marker reads as a header: looked for only now) */
 		const char *inst = vmsa_text_after_instance(text, s, e);
-		if (inst && lost_marker(skip_sp(inst, e), e, ev))
+		if (inst && lost_marker(skip_sp(inst, e), e, ev)) {
+			ev->instance = s;
+			ev->instance_len = (size_t)(inst - 1 - s);
+			count_buffer(p, ev);
+			p->pending_inst = kept_name(p, ev->instance, ev->instance_len);
+			p->pending_len = ev->instance_len;
 			return not_event(p, line, len, VMSA_LINE_LOST);
+		}
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
 		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
@@ -269,6 +327,17 @@ have_header:;
 	ev->cpu = h.cpu;
 	ev->comm = h.comm;
 	ev->comm_len = h.comm_len;
+	if (!h.inst && after_marker) {
+		/* trace-cmd report: the record after a marker, printed with it */
+		h.inst = after_marker;
+		h.inst_len = p->pending_len;
+	}
+	ev->instance = h.inst;
+	ev->instance_len = h.inst_len;
+	if (!h.inst)
+		p->traits.top_buffer_events++;
+	else
+		count_buffer(p, ev);
 	if (h.fine_ts)
 		p->traits.timestamps_ns_precision++;
 	if (p->traits.dialect == VMSA_DIALECT_UNKNOWN)
@@ -334,6 +403,7 @@ void vmsa_text_wrap_restart(struct vmsa_text_parser *p)
 	p->wrap_last = 0;
 	p->wrap_last_head = false;
 	p->wrap_first_goes_on = false;
+	p->pending_inst = NULL;
 }
 
 void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *first_goes_on,
@@ -474,6 +544,8 @@ void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 	t->unwrapped_lines += d->unwrapped_lines;
 	vmsa_name_counts_add(t->lru_other, d->lru_other);
 	vmsa_name_counts_add(t->event_other, d->event_other);
+	t->top_buffer_events += d->top_buffer_events;
+	vmsa_name_counts_add(t->instance_events, d->instance_events);
 	if (t->dialect == VMSA_DIALECT_UNKNOWN)
 		t->dialect = d->dialect;
 }

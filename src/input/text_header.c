@@ -369,6 +369,8 @@ bool vmsa_text_parse_header(const char *s, const char *first, const char *e, str
 	/* the line whole first: a line read so whose task holds no ':' has
 	 * no instance's name before it (the task column would hold it) */
 	bool ok = parse_header_from(s, first, e, h);
+	h->inst = NULL;
+	h->inst_len = 0;
 	if (ok && !memchr(h->comm, ':', h->comm_len))
 		return true;
 	struct header whole = *h;
@@ -381,8 +383,11 @@ bool vmsa_text_parse_header(const char *s, const char *first, const char *e, str
 		 * kworker/-22 0.....", a line without "[CPU]") */
 		const char *r = skip_sp(after, e);
 		if (r - after >= 2 ? parse_header_from(after, r, e, h)
-				   : (h->first_lb = false, parse_header_unbracketed(after, r, e, h)))
+				   : (h->first_lb = false, parse_header_unbracketed(after, r, e, h))) {
+			h->inst = first;
+			h->inst_len = (size_t)(after - 1 - first); /* (without its ':') */
 			return true;
+		}
 	}
 	*h = whole;
 	return ok;

@@ -53,6 +53,8 @@ struct header {
 	bool fine_ts;
 	const char *cpu_col; /* parse_header(): the '[' of the CPU column */
 	bool first_lb;	     /* parse_header(): it is the line's first '[' */
+	const char *inst;    /* the buffer instance's name before the line ("dat: "), or NULL */
+	size_t inst_len;
 };
 
 
@@ -90,6 +92,7 @@ struct task_memo {
 	uint8_t plen;	/* 0: empty; bytes of prefix, the '[' last */
 	bool perf;
 	uint16_t comm_off, comm_len;
+	uint8_t inst_off, inst_len; /* the instance's name in the prefix; len 0: none */
 	int32_t pid;
 	char prefix[TASK_PREFIX];
 };
@@ -190,6 +193,15 @@ struct text_event {
 
 struct vmsa_text_parser {
 	struct vmsa_traits traits;
+	uint8_t last_instance; /* traits.instance_events' slot counted last */
+	/* the instance of the lost-events marker the line before was, if it
+	 * was one: trace-cmd report prints the record after the marker on the
+	 * next line without the instance's name.  Names are kept in inst_name
+	 * (never overwritten: events point to them). */
+	const char *pending_inst;
+	size_t pending_len;
+	char inst_name[8][64];
+	uint8_t ninst_names;
 	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
 	/* broken lines (vmsa_text_count_line()): the last line that was not an
 	 * event, by its number in the counts, whether it began like a trace line

@@ -41,6 +41,8 @@ static inline bool memo_header(struct task_memo_set *set, const char *s, const c
 	h->comm_len = m->comm_len;
 	h->pid = m->pid;
 	h->perf = m->perf;
+	h->inst = m->inst_len ? s + m->inst_off : NULL;
+	h->inst_len = m->inst_len;
 	return true;
 }
 
@@ -60,6 +62,8 @@ static inline void memo_store(struct task_memo_set *set, const char *s, const st
 	m->comm_len = (uint16_t)h->comm_len;
 	m->pid = h->pid;
 	m->perf = h->perf;
+	m->inst_off = (uint8_t)(h->inst ? h->inst - s : 0); /* (in the prefix: before '[') */
+	m->inst_len = (uint8_t)(h->inst ? h->inst_len : 0);
 }
 
 #endif

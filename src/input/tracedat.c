@@ -30,6 +30,7 @@ struct cursor {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
 	int cpu;
+	int buffer;	/* the buffer's index: 0 the top, 1.. the instances */
 	struct tep_record *rec;
 };
 
@@ -68,7 +69,47 @@ struct vmsa_tracedat {
 	struct vmsa_bin_decoder dec;
 	struct reader rd;
 	struct child ch;
+	/* the buffers' names by index (the instances', copied; [0], the
+	 * top's, NULL), as the reader or the child gave them */
+	char **buffer_name;
+	int nbuffers;
 };
+
+/* Buffer i's name: copied into td's list ("" for the top's); 0 or VMSA_E_NOMEM. */
+static int set_buffer_name(struct vmsa_tracedat *td, int i, const char *name, size_t len)
+{
+	if (i < 0 || i > 4096)
+		return VMSA_E_CORRUPT;
+	if (i >= td->nbuffers) {
+		char **b = realloc(td->buffer_name, (size_t)(i + 1) * sizeof(*b));
+		if (!b)
+			return VMSA_E_NOMEM;
+		memset(b + td->nbuffers, 0, (size_t)(i + 1 - td->nbuffers) * sizeof(*b));
+		td->buffer_name = b;
+		td->nbuffers = i + 1;
+	}
+	free(td->buffer_name[i]);
+	td->buffer_name[i] = NULL;
+	if (i == 0)
+		return 0;
+	if (!(td->buffer_name[i] = malloc(len + 1)))
+		return VMSA_E_NOMEM;
+	memcpy(td->buffer_name[i], name, len);
+	td->buffer_name[i][len] = '\0';
+	return 0;
+}
+
+/* ev (an event or a lost marker) is of buffer i: named, and counted by it */
+static void of_buffer(struct vmsa_tracedat *td, int i, struct vmsa_event *ev)
+{
+	const char *name = i > 0 && i < td->nbuffers ? td->buffer_name[i] : NULL;
+	ev->instance = name;
+	ev->instance_len = name ? strlen(name) : 0;
+	if (name)
+		vmsa_instance_count_add(td->dec.traits->instance_events, name, ev->instance_len, 1);
+	else
+		td->dec.traits->top_buffer_events++;
+}
 
 /*
  * Check the fixed part of the file header before libtracecmd reads it: the
@@ -196,10 +237,16 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 	if (!rd->handles)
 		return VMSA_E_NOMEM;
 	rd->handles[rd->nhandles++] = rd->top;
+	if (set_buffer_name(td, 0, NULL, 0))
+		return VMSA_E_NOMEM;
 	for (int i = 0; i < ninst; i++) {
 		struct tracecmd_input *h = td->tc.tracecmd_buffer_instance_handle(rd->top, i);
-		if (h)
-			rd->handles[rd->nhandles++] = h;
+		const char *name = td->tc.tracecmd_buffer_instance_name(rd->top, i);
+		if (!h)
+			continue;
+		if (set_buffer_name(td, rd->nhandles, name ? name : "", name ? strlen(name) : 0))
+			return VMSA_E_NOMEM;
+		rd->handles[rd->nhandles++] = h;
 	}
 	int total = 0;
 	for (int i = 0; i < rd->nhandles; i++) {
@@ -217,6 +264,7 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 			k->h = rd->handles[i];
 			k->tep = td->tc.tracecmd_get_tep(rd->handles[i]);
 			k->cpu = c;
+			k->buffer = i;
 			k->rec = td->tc.tracecmd_read_data(k->h, c);
 		}
 	traits->tracedat_version = (uint32_t)td->tc.tracecmd_get_in_file_version(rd->top);
@@ -290,6 +338,7 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 			return VMSA_E_EOF;
 		if (r->missed_events) {
 			vmsa_bin_lost(&td->dec, r, ev);
+			of_buffer(td, k->buffer, ev);
 			return 0;
 		}
 		td->dec.counts->lines_read++;
@@ -298,6 +347,7 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 		switch (vmsa_bin_decode(&td->dec, k->tep, r, ev, reason)) {
 		case VMSA_BIN_EVENT:
 			rd->held = r; /* ev->comm may point into tep; kept until next */
+			of_buffer(td, k->buffer, ev);
 			return 0;
 		case VMSA_BIN_REJECTED:
 			td->tc.tracecmd_free_record(r);
@@ -338,11 +388,13 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
  *             pid from now on;
  *   M_RECORD  struct rec_msg, then the bytes of the record decoding reads;
  *   M_LOST    struct lost_msg: events lost before the next record;
+ *   M_BUFFER  int32 index, uint32 length, the name: a buffer instance's
+ *             (index 1.., as rec_msg.buffer and lost_msg.buffer say it);
  *   M_END     nothing: every record was sent;
  *   M_ERROR   int32: VMSA_E_CORRUPT or VMSA_E_NOMEM.
  * Parent and child are one program image, so the structures go as they are.
  */
-enum msg_kind { M_OPENED = 1, M_DESC, M_COMM, M_RECORD, M_LOST, M_END, M_ERROR, M_READY };
+enum msg_kind { M_OPENED = 1, M_DESC, M_COMM, M_RECORD, M_LOST, M_END, M_ERROR, M_READY, M_BUFFER };
 
 struct msg {
 	uint32_t kind;
@@ -362,13 +414,15 @@ struct rec_msg {
 	uint64_t ts;
 	int32_t record_size;	/* its size in the file (bytes_read) */
 	uint32_t n;		/* the bytes that follow */
+	int32_t buffer;		/* 0: the top buffer; 1..: an instance (M_BUFFER) */
+	uint32_t pad;
 };
 
 struct lost_msg {
 	uint64_t ts;
 	int64_t missed;
 	int32_t cpu;
-	uint32_t pad;
+	int32_t buffer;
 };
 
 #define COMM_MAX 4096		/* (sent cut there: past VMSA_COMM_MAX the records are rejected anyway) */
@@ -499,7 +553,7 @@ static void put_record(struct out *o, struct vmsa_tracedat *td, struct cursor *k
 	}
 	uint32_t n = record_bytes(need, r->size);
 	struct rec_msg m = {.id = id, .pid = pid, .cpu = r->cpu, .size = r->size, .ts = r->ts,
-			    .record_size = r->record_size, .n = n};
+			    .record_size = r->record_size, .n = n, .buffer = k->buffer};
 	char *p = put(o, M_RECORD, sizeof(m) + n);
 	memcpy(p, &m, sizeof(m));
 	memcpy(p + sizeof(m), r->data, n);
@@ -533,12 +587,22 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 		_exit(0); /* no cleanup: the library's leaks are not ours to report */
 	}
 	put_whole(o, td);
+	for (int i = 1; i < td->nbuffers; i++) {
+		size_t len = strlen(td->buffer_name[i]);
+		char *p = put(o, M_BUFFER, 8 + len);
+		int32_t idx = i;
+		uint32_t n = (uint32_t)len;
+		memcpy(p, &idx, sizeof(idx));
+		memcpy(p + 4, &n, sizeof(n));
+		memcpy(p + 8, td->buffer_name[i], len);
+	}
 	flush(o);
 	struct cursor *k;
 	struct tep_record *r;
 	while ((r = reader_take(td, &k))) {
 		if (r->missed_events) {
-			struct lost_msg l = {.ts = r->ts, .cpu = r->cpu, .missed = r->missed_events};
+			struct lost_msg l = {.ts = r->ts, .cpu = r->cpu, .missed = r->missed_events,
+					     .buffer = k->buffer};
 			memcpy(put(o, M_LOST, sizeof(l)), &l, sizeof(l));
 			r->missed_events = 0;
 			continue;
@@ -856,6 +920,7 @@ static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t 
 			case VMSA_BIN_EVENT:
 				if (!s->set || s->pid != r.pid)
 					return VMSA_E_CORRUPT;
+				of_buffer(td, r.buffer, ev);
 				return 0;
 			case VMSA_BIN_REJECTED:
 				return VMSA_TRACEDAT_REJECTED;
@@ -869,7 +934,21 @@ static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t 
 				return VMSA_E_CORRUPT;
 			memcpy(&l, body, sizeof(l));
 			vmsa_bin_lost_at(&td->dec, l.ts, l.cpu, l.missed, ev);
+			of_buffer(td, l.buffer, ev);
 			return 0;
+		}
+		case M_BUFFER: {
+			int32_t idx;
+			uint32_t n;
+			if (m.len < 8)
+				return VMSA_E_CORRUPT;
+			memcpy(&idx, body, sizeof(idx));
+			memcpy(&n, body + 4, sizeof(n));
+			if (idx < 1 || n > m.len - 8)
+				return VMSA_E_CORRUPT;
+			if ((err = set_buffer_name(td, idx, body + 8, n)))
+				return err;
+			continue;
 		}
 		case M_END:
 			ch->ended = true;
@@ -971,6 +1050,9 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 		free(td->ch.names[i].s);
 	free(td->ch.names);
 	reader_close(td);
+	for (int i = 0; i < td->nbuffers; i++)
+		free(td->buffer_name[i]);
+	free(td->buffer_name);
 	vmsa_bin_decoder_release(&td->dec);
 	VMSA_DL_CLOSE(&td->tc);
 	free(td);

@@ -234,6 +234,27 @@ static jo *names_obj(const struct vmsa_name_count *tab, bool lru)
 	return o;
 }
 
+/* the events of each buffer (traits.events_by_buffer), NULL when no instance had any */
+static jo *buffers_obj(const struct vmsa_traits *t)
+{
+	const struct vmsa_name_count *in = t->instance_events;
+	uint64_t top = t->top_buffer_events;
+	bool any = false;
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
+		any |= in[i].name[0] != 0;
+		if (!strcmp(in[i].name, VMSA_TOP_BUFFER))
+			top += in[i].count; /* (an instance of the top's name: with it) */
+	}
+	if (!any)
+		return NULL;
+	jo *o = json_object_new_object();
+	add(o, VMSA_TOP_BUFFER, u64(top));
+	for (int i = 0; i < VMSA_NAME_COUNTS; i++)
+		if (in[i].name[0] && strcmp(in[i].name, VMSA_TOP_BUFFER))
+			add(o, in[i].name, u64(in[i].count));
+	return o;
+}
+
 static jo *traits_obj(const struct vmsa_traits *t)
 {
 	jo *o = json_object_new_object();

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Record filters (--pid, --comm, --cpu, --since, --until) and the order of
+"""Record filters (--pid, --comm, --cpu, --since, --until, --instance) and the order of
 the task tables (--sort, --top), against counts made here from the trace's
 text lines, not by the tool.
 
@@ -16,6 +16,10 @@ On real captures (fixtures/6.1 and 6.12, dirty-swap/upstream):
   * every line is counted once: read = analyzed + filtered + ignored +
     lost markers + rejected;
   * the same with 1 and 4 decoding threads, and text against trace.dat;
+  * --instance: each buffer's events and markers, counted here from
+    trace-cmd report's lines of a capture recorded in an instance, are the
+    tool's; a real text doubled into two buffers gives, for each, the
+    summary of the text alone;
   * --sort orders the rows largest first, --top N keeps N and adds the rest
     up in one "(M others)" row; an unknown field is a usage error naming
     the valid ones, and so are bad filter values.
@@ -225,8 +229,96 @@ def sort_top(tool, txt):
           int(top[2][1][0]) == sum(int(r[1][0]) for r in want[2:]), top)
 
 
+MARKER = re.compile(r"^\s*(?:(\S+): )?CPU:\d+ \[")
+PREFIX = re.compile(r"^\s*(\S+): ")
+# the events the tool reads: vmscan's, and the flushers' passes
+ANALYZED = re.compile(r"^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:\S+\s+)?"
+                      r"(\d+\.\d+):\s+(mm_vmscan_\w+|mm_shrink_slab_\w+|writeback_start|"
+                      r"writeback_written):")
+
+
+def by_buffer(path):
+    """the vmscan lines and lost-event markers of each buffer, counted here:
+    an instance's lines begin "NAME: "; the line right after an instance's
+    marker is its record, printed without the name (trace-cmd report)"""
+    counts = {}
+    after = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = MARKER.match(line)
+            if m:
+                name = m.group(1) or "top"
+                counts[name] = counts.get(name, 0) + 1
+                after = m.group(1)
+                continue
+            body = line
+            p = PREFIX.match(line)
+            name = "top"
+            if p and ANALYZED.match(line[p.end():]):
+                name, body = p.group(1), line[p.end():]
+            elif after:
+                name = after
+            after = None
+            if ANALYZED.match(body):
+                counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def instances(tool, src, work):
+    """--instance on real captures: a trace.dat recorded in instance "dat",
+    its trace-cmd report; and a real text doubled into two buffers, each of
+    which must give the summary of the text alone."""
+    dat = os.path.join(src, "fixtures", "6.1", "dirty-swap", "upstream-dat8k", "trace.dat")
+    rep = os.path.join(work, "dat8k-report.txt")
+    with open(rep, "w") as f:
+        r = subprocess.run(["trace-cmd", "report", "-i", dat], stdout=f, stderr=subprocess.DEVNULL)
+    check("trace-cmd report of the dat8k capture", r.returncode == 0, r.returncode)
+    want = by_buffer(rep)
+    for path, what in ((rep, "its trace-cmd report"), (dat, "trace.dat")):
+        j, p = run(tool, [], path)
+        got = j and j["input"]["sources"][0]["traits"].get("events_by_buffer")
+        check("events by buffer of %s: %r, as counted from the report's lines" % (what, want),
+              got == dict(want, top=want.get("top", 0)), got)
+        j, p = run(tool, ["--instance", "dat"], path)
+        check("--instance dat, %s: everything analyzed, nothing filtered" % what,
+              j and j["input"]["lines_filtered"] == 0 and
+              j["input"]["lines_analyzed"] + j["input"]["lines_lost_markers"] == want["dat"] and
+              accounted(j), j and j["input"])
+        j, p = run(tool, ["--instance", "top"], path)
+        check("--instance top, %s: every event and marker filtered, none lost" % what,
+              j and j["input"]["lines_filtered"] == want["dat"] and
+              j["input"]["lines_analyzed"] == 0 and j["input"]["events_lost"] == 0 and
+              accounted(j), j and j["input"])
+    # every line of a real text twice: in the top buffer and in "mm"
+    one = os.path.join(work, "one-buffer.txt")
+    two = os.path.join(work, "two-buffers.txt")
+    with lzma.open(os.path.join(src, "fixtures", "6.1", "dirty-swap", "upstream",
+                                "trace.txt.xz"), "rt", errors="replace") as f, \
+            open(one, "w") as g, open(two, "w") as h:
+        for line in f:
+            g.write(line)
+            h.write("    " + line)
+            h.write("mm: " + line)
+    alone, _ = run(tool, [], one)
+    n = alone["input"]["lines_read"]
+    for name in ("top", "mm"):
+        j, p = run(tool, ["--instance", name], two)
+        same = j and all(j[k] == alone[k] for k in ("totals", "latency", "processes", "kswapd"))
+        check("--instance %s of the doubled text: the summary of the text alone" % name,
+              same and j["input"]["lines_read"] == 2 * n and
+              j["input"]["lines_filtered"] == alone["input"]["lines_analyzed"] and
+              accounted(j), j and j["input"])
+    j, p = run(tool, [], two)
+    check("the doubled text read whole: a note says 2 buffers were added together",
+          j and any(x.startswith("several_buffers:") for x in j["notes"]) and
+          j["input"]["lines_analyzed"] == 2 * alone["input"]["lines_analyzed"], j and j["notes"])
+    for path in (rep, one, two):
+        os.unlink(path)
+
+
 def usage(tool, txt):
     bad = [["--pid", "x"], ["--pid", "1,"], ["--cpu", "3-1"], ["--since", "-1"],
+           ["--instance", ""], ["--instance", "a/b"],
            ["--since", "5", "--until", "4"], ["--until", "1.0000000001"], ["--top", "0"],
            ["-f", "json", "--sort", "reclaims"], ["-f", "json", "--top", "3"]]
     for args in bad:
@@ -239,6 +331,9 @@ def usage(tool, txt):
           p.stderr)
     p = subprocess.run([tool, "merge", "--pid", "1", txt], capture_output=True, text=True)
     check("merge --pid: does not apply", p.returncode == 2, p.stderr)
+    p = subprocess.run([tool, "live", "--instance", "x"], capture_output=True, text=True)
+    check("live --instance: does not apply (live reads its own instance)",
+          p.returncode == 2 and "--instance" in p.stderr, p.stderr)
 
 
 def main():
@@ -247,6 +342,7 @@ def main():
     txt = fixture(tool, src, work, "6.1")
     fixture(tool, src, work, "6.12")
     sort_top(tool, txt)
+    instances(tool, src, work)
     usage(tool, txt)
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))

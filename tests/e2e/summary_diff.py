@@ -10,14 +10,16 @@ HISTOGRAMS = {"direct_stall_ns", "kswapd_awake_ns", "memcg_reclaim_ns", "awake_n
 HIST_KEEP = {"count", "sub_buckets_log2"}
 
 
-def summary(tool, path):
+def summary(tool, path, drop=()):
     """path's JSON summary without "input", its one source's traits (all but
-    the timestamp resolution) under "traits"; and that source"""
+    the timestamp resolution and those named in drop) under "traits"; and
+    that source"""
     out = subprocess.run([tool, "--format", "json", "--quiet", "--threads", "1", path],
                          capture_output=True, check=True)
     doc = json.loads(out.stdout)
     (source,) = doc.pop("input")["sources"]
-    doc["traits"] = {k: v for k, v in source["traits"].items() if k != "timestamp_resolution"}
+    doc["traits"] = {k: v for k, v in source["traits"].items()
+                     if k != "timestamp_resolution" and k not in drop}
     return doc, source
 
 

@@ -208,6 +208,104 @@ START_TEST(test_analysis_window)
 }
 END_TEST
 
+START_TEST(test_instances)
+{
+	struct vmsa_filter *f = filter(VMSA_FILTER_INSTANCE, "mm");
+	struct vmsa_event ev = event(5, "dd", 0, 0);
+	ck_assert(!vmsa_filter_keeps(f, &ev)); /* the top buffer's */
+	ev.instance = "mmx";
+	ev.instance_len = 2;			 /* "mm", not NUL-terminated */
+	ck_assert(vmsa_filter_keeps(f, &ev));
+	ev.instance_len = 3;
+	ck_assert(!vmsa_filter_keeps(f, &ev));
+	/* an instance's lost markers are its own */
+	struct vmsa_event lost = event(0, "", -1, 0);
+	lost.type = VMSA_EV_LOST;
+	ck_assert(!vmsa_filter_keeps(f, &lost));
+	lost.instance = "mm";
+	lost.instance_len = 2;
+	ck_assert(vmsa_filter_keeps(f, &lost));
+	/* repeated: alternatives; top names the top buffer */
+	ck_assert_int_eq(vmsa_filter_add(f, VMSA_FILTER_INSTANCE, VMSA_TOP_BUFFER), 0);
+	ev.instance = NULL;
+	ev.instance_len = 0;
+	ck_assert(vmsa_filter_keeps(f, &ev));
+	ck_assert_int_eq(vmsa_filter_add(f, VMSA_FILTER_INSTANCE, ""), VMSA_E_INVAL);
+	ck_assert_int_eq(vmsa_filter_add(f, VMSA_FILTER_INSTANCE, "a/b"), VMSA_E_INVAL);
+	vmsa_filter_free(f);
+}
+END_TEST
+
+/* One buffer of fixtures/handmade/two-buffers.txt (hand counts in its README) */
+static struct vmsa_summary *of_buffer(const char *path, const char *instance)
+{
+	struct vmsa_filter *f = filter(VMSA_FILTER_INSTANCE, instance);
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	struct vmsa_analyze_options o = {.filter = f};
+	ck_assert_int_eq(vmsa_analyze_files(st, &path, 1, &o, NULL), 0);
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	vmsa_stats_free(st);
+	vmsa_filter_free(f);
+	return sum;
+}
+
+START_TEST(test_analysis_instances)
+{
+	const char *path = FIXTURES_DIR "/handmade/two-buffers.txt";
+	struct vmsa_totals t;
+	/* the top buffer: its 6 events; mm's 6 and its marker filtered */
+	struct vmsa_summary *sum = of_buffer(path, "top");
+	vmsa_summary_totals(sum, &t);
+	const struct vmsa_source_counts *c = &sum->sources[0].counts;
+	ck_assert_uint_eq(c->lines_read, 19);
+	ck_assert_uint_eq(c->lines_analyzed, 6);
+	ck_assert_uint_eq(c->lines_filtered, 7);
+	ck_assert_uint_eq(c->lines_ignored, 6);
+	ck_assert_uint_eq(c->lines_lost_markers, 0);
+	ck_assert_uint_eq(t.events_lost, 0);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].reclaims, 1);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].reclaims_completed, 1);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].pages_scanned, 32);
+	ck_assert_uint_eq(t.kswapd_wakeups, 1);
+	ck_assert_uint_eq(t.kswapd_rewakeups, 0);
+	ck_assert_uint_eq(t.unmatched_ends, 0);
+	/* (the buffers analyzed: the filter's) */
+	ck_assert_uint_eq(sum->sources[0].traits.top_buffer_events, 6);
+	ck_assert_uint_eq(sum->sources[0].traits.instance_events[0].count, 0);
+	vmsa_summary_free(sum);
+	/* mm: its 6 events, the end after the marker among them, and the marker */
+	sum = of_buffer(path, "mm");
+	vmsa_summary_totals(sum, &t);
+	c = &sum->sources[0].counts;
+	ck_assert_uint_eq(c->lines_analyzed, 6);
+	ck_assert_uint_eq(c->lines_filtered, 6);
+	ck_assert_uint_eq(c->lines_lost_markers, 1);
+	ck_assert_uint_eq(t.events_lost, 3);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].reclaims_completed, 1);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].pages_scanned, 32);
+	ck_assert_uint_eq(t.unmatched_ends, 0);
+	ck_assert_uint_eq(sum->sources[0].traits.top_buffer_events, 0);
+	ck_assert_str_eq(sum->sources[0].traits.instance_events[0].name, "mm");
+	ck_assert_uint_eq(sum->sources[0].traits.instance_events[0].count, 7);
+	vmsa_summary_free(sum);
+	/* a trace.dat recorded in instance "dat" alone: none of it is the top's */
+	path = FIXTURES_DIR "/6.1/dirty-swap/upstream-dat8k/trace.dat";
+	sum = of_buffer(path, "top");
+	c = &sum->sources[0].counts;
+	ck_assert_uint_eq(c->lines_analyzed + c->lines_lost_markers, 0);
+	ck_assert_uint_gt(c->lines_filtered, 40000);
+	vmsa_summary_free(sum);
+	sum = of_buffer(path, "dat");
+	c = &sum->sources[0].counts;
+	ck_assert_uint_eq(c->lines_filtered, 0);
+	ck_assert_uint_eq(sum->sources[0].traits.instance_events[0].count,
+			  c->lines_analyzed + c->lines_lost_markers);
+	vmsa_summary_free(sum);
+}
+END_TEST
+
 Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -219,6 +317,8 @@ Suite *filter_suite(void)
 	tcase_add_test(tc, test_time_window);
 	tcase_add_test(tc, test_kinds_and_lost_markers);
 	tcase_add_test(tc, test_analysis_window);
+	tcase_add_test(tc, test_instances);
+	tcase_add_test(tc, test_analysis_instances);
 	suite_add_tcase(s, tc);
 	return s;
 }

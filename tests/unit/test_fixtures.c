@@ -106,6 +106,38 @@ START_TEST(test_quoted_instance)
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims, 2);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].latency_ns, 2500000);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 32);
+	/* the instance's events and its marker */
+	ck_assert_uint_eq(r.sum->sources[0].traits.top_buffer_events, 0);
+	ck_assert_str_eq(r.sum->sources[0].traits.instance_events[0].name, "dat");
+	ck_assert_uint_eq(r.sum->sources[0].traits.instance_events[0].count, 7);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
+START_TEST(test_two_buffers)
+{
+	struct run r = analyze(NULL, FX("two-buffers.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 19);
+	ck_assert_uint_eq(r.counts.lines_ignored, 6);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 12);
+	ck_assert_uint_eq(r.counts.lines_lost_markers, 1);
+	ck_assert_uint_eq(r.t.events_lost, 3);
+	/* every event twice: the second begin abandons the first, the second
+	 * end and sleep have none left to end, the second wake-up re-wakes */
+	const struct vmsa_task_row *j = row(&r, "java", 4242), *k = row(&r, "kswapd0", 50);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->windows, 2);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 64);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_rewakeups, 1);
+	ck_assert_uint_eq(r.t.unmatched_ends, 2);
+	/* the buffers: 6 events of the top's; mm's 6 and its marker, the end
+	 * after the marker (no "mm: " before it) among them */
+	const struct vmsa_traits *tr = &r.sum->sources[0].traits;
+	ck_assert_uint_eq(tr->top_buffer_events, 6);
+	ck_assert_str_eq(tr->instance_events[0].name, "mm");
+	ck_assert_uint_eq(tr->instance_events[0].count, 7);
+	ck_assert_uint_eq(tr->instance_events[1].name[0], 0);
 	vmsa_summary_free(r.sum);
 }
 END_TEST
@@ -372,6 +404,7 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_wrapped_mail);
 	tcase_add_test(tc, test_unwrap);
 	tcase_add_test(tc, test_quoted_instance);
+	tcase_add_test(tc, test_two_buffers);
 	tcase_add_test(tc, test_latency_format);
 	tcase_add_test(tc, test_perf_script_callchains);
 	suite_add_tcase(s, tc);

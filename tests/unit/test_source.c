@@ -78,8 +78,11 @@ static void record(struct rec *x, const char *path, int threads, size_t batch)
 			x->comm = realloc(x->comm, x->cap * sizeof(*x->comm));
 			ck_assert(x->ev && x->comm);
 		}
-		x->comm[x->nev] = strndup(ev.comm ? ev.comm : "", ev.comm ? ev.comm_len : 0);
-		ev.comm = NULL; /* compared by content */
+		/* the task and the buffer instance, compared by content */
+		ck_assert(asprintf(&x->comm[x->nev], "%.*s/%s%.*s", ev.comm ? (int)ev.comm_len : 0,
+				   ev.comm ? ev.comm : "", ev.instance ? "instance " : "top",
+				   (int)ev.instance_len, ev.instance ? ev.instance : "") >= 0);
+		ev.comm = ev.instance = NULL;
 		x->ev[x->nev++] = ev;
 	}
 	x->counts = *vmsa_source_counts(s);
@@ -644,7 +647,11 @@ static void tracedat_both_ways(const char *path, const char *reader)
 		if (e1.comm_len != e2.comm_len ||
 		    (e1.comm_len && memcmp(e1.comm, e2.comm, e1.comm_len) != 0))
 			differ = "the task name";
-		e1.comm = e2.comm = NULL;
+		if (!differ && (e1.instance_len != e2.instance_len || !e1.instance != !e2.instance ||
+				(e1.instance_len &&
+				 memcmp(e1.instance, e2.instance, e1.instance_len) != 0)))
+			differ = "the buffer instance";
+		e1.comm = e2.comm = e1.instance = e2.instance = NULL;
 		if (!differ && memcmp(&e1, &e2, sizeof(e1)) != 0)
 			differ = "the event";
 		if (differ)
