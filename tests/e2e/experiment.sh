@@ -43,5 +43,27 @@ for fam in 6.1 6.1-mglru; do
 		same "docs/experiment-runs-$fam-$sc.txt" "$tmp/runs"
 	done
 done
+# the numbers docs/experiment.md's claims quote from scripts/experiment-stats.py
+# (a few of them: the script runs, and its tests give what the text says)
+stats() { # FAMILY SCENARIO, the line after LABEL's block that starts with WHAT, want
+	(cd "$src" && python3 scripts/experiment-stats.py "$1" "$2") > "$tmp/stats" || return 1
+	awk -v label="$3" -v what="$4" '
+		$0 == label { on = 1; next }
+		on && /^[^ ]/ { exit }
+		on && index($0, what) == 3 { print; exit }' "$tmp/stats"
+}
+quoted() { # FAMILY SCENARIO LABEL WHAT WANT: the line holds WANT
+	got=$(stats "$1" "$2" "$3" "$4")
+	case $got in
+	*"$5"*) echo "ok   experiment-stats $1 $2, $3: $got"; pass=$((pass + 1)) ;;
+	*) echo "FAIL experiment-stats $1 $2, $3: '$got', not '$5'"; fail=$((fail + 1)) ;;
+	esac
+}
+if [ -d "$src/fixtures/6.1/dirty-swap/traceonly/runs" ]; then
+	quoted 6.1 dirty-swap "direct stall, longest (s)" "nodirect vs traceonly" "U p < 0.001"
+	quoted 6.1 dirty-swap "direct stall, total (s)" "nodirect vs traceonly" "U p 0.029"
+	quoted 6.1 dirty-swap "flusher pages written for reclaim" "nodirect  " "4189 +- 1360"
+	quoted 6.1 dirty-swap "kswapd file writes" "flushforward vs nodirect" "Welch p 0.042, U p 0.118"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
