@@ -69,9 +69,14 @@ struct vmsa_tracedat {
 	struct vmsa_bin_decoder dec;
 	struct reader rd;
 	struct child ch;
-	/* the buffers' names by index (the instances', copied; [0], the
-	 * top's, NULL), as the reader or the child gave them */
-	char **buffer_name;
+	/* the buffers by index, as the reader or the child gave them: [0] the
+	 * top (name NULL), then the instances (their names copied), each with
+	 * its slot in traits.instance_events once it has one (-1: not yet) */
+	struct buffer {
+		char *name;
+		size_t len;
+		int slot;
+	} *buffer;
 	int nbuffers;
 };
 
@@ -81,34 +86,50 @@ static int set_buffer_name(struct vmsa_tracedat *td, int i, const char *name, si
 	if (i < 0 || i > 4096)
 		return VMSA_E_CORRUPT;
 	if (i >= td->nbuffers) {
-		char **b = realloc(td->buffer_name, (size_t)(i + 1) * sizeof(*b));
+		struct buffer *b = realloc(td->buffer, (size_t)(i + 1) * sizeof(*b));
 		if (!b)
 			return VMSA_E_NOMEM;
 		memset(b + td->nbuffers, 0, (size_t)(i + 1 - td->nbuffers) * sizeof(*b));
-		td->buffer_name = b;
+		td->buffer = b;
 		td->nbuffers = i + 1;
 	}
-	free(td->buffer_name[i]);
-	td->buffer_name[i] = NULL;
+	struct buffer *b = &td->buffer[i];
+	free(b->name);
+	*b = (struct buffer){.slot = -1};
 	if (i == 0)
 		return 0;
-	if (!(td->buffer_name[i] = malloc(len + 1)))
+	if (!(b->name = malloc(len + 1)))
 		return VMSA_E_NOMEM;
-	memcpy(td->buffer_name[i], name, len);
-	td->buffer_name[i][len] = '\0';
+	memcpy(b->name, name, len);
+	b->name[len] = '\0';
+	b->len = len;
 	return 0;
 }
 
 /* ev (an event or a lost marker) is of buffer i: named, and counted by it */
 static void of_buffer(struct vmsa_tracedat *td, int i, struct vmsa_event *ev)
 {
-	const char *name = i > 0 && i < td->nbuffers ? td->buffer_name[i] : NULL;
-	ev->instance = name;
-	ev->instance_len = name ? strlen(name) : 0;
-	if (name)
-		vmsa_instance_count_add(td->dec.traits->instance_events, name, ev->instance_len, 1);
-	else
-		td->dec.traits->top_buffer_events++;
+	struct vmsa_traits *t = td->dec.traits;
+	if (i <= 0 || i >= td->nbuffers) {
+		ev->instance = NULL;
+		ev->instance_len = 0;
+		t->top_buffer_events++;
+		return;
+	}
+	struct buffer *b = &td->buffer[i];
+	ev->instance = b->name;
+	ev->instance_len = b->len;
+	/* the slot it was counted in first (a table's names stay where they
+	 * were put, and the file's traits are not cleared while it is read) */
+	if (b->slot >= 0) {
+		t->instance_events[b->slot].count++;
+		return;
+	}
+	vmsa_instance_count_add(t->instance_events, b->name, b->len, 1);
+	for (int k = 0; k < VMSA_NAME_COUNTS; k++)
+		if (!strcmp(t->instance_events[k].name, b->name) ||
+		    (k == VMSA_NAME_COUNTS - 1 && t->instance_events[k].name[0]))
+			b->slot = b->slot < 0 ? k : b->slot; /* (else "(other names)", the last) */
 }
 
 /*
@@ -588,13 +609,13 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 	}
 	put_whole(o, td);
 	for (int i = 1; i < td->nbuffers; i++) {
-		size_t len = strlen(td->buffer_name[i]);
-		char *p = put(o, M_BUFFER, 8 + len);
+		const struct buffer *b = &td->buffer[i];
+		char *p = put(o, M_BUFFER, 8 + b->len);
 		int32_t idx = i;
-		uint32_t n = (uint32_t)len;
+		uint32_t n = (uint32_t)b->len;
 		memcpy(p, &idx, sizeof(idx));
 		memcpy(p + 4, &n, sizeof(n));
-		memcpy(p + 8, td->buffer_name[i], len);
+		memcpy(p + 8, b->name, b->len);
 	}
 	flush(o);
 	struct cursor *k;
@@ -1051,8 +1072,8 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 	free(td->ch.names);
 	reader_close(td);
 	for (int i = 0; i < td->nbuffers; i++)
-		free(td->buffer_name[i]);
-	free(td->buffer_name);
+		free(td->buffer[i].name);
+	free(td->buffer);
 	vmsa_bin_decoder_release(&td->dec);
 	VMSA_DL_CLOSE(&td->tc);
 	free(td);
