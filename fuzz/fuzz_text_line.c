@@ -22,7 +22,15 @@ static void both(struct vmsa_text_parser *a, struct vmsa_text_parser *b, const c
 	enum vmsa_line_kind kb = vmsa_text_parse_line(b, line, len, &eb, &rb);
 	if (ka != kb || (ka == VMSA_LINE_REJECTED && ra != rb))
 		abort();
-	if ((ka == VMSA_LINE_EVENT || ka == VMSA_LINE_LOST) && memcmp(&ea, &eb, sizeof(ea)) != 0)
+	if (ka != VMSA_LINE_EVENT && ka != VMSA_LINE_LOST)
+		return;
+	/* the instance of the record after an instance's lost-events marker is
+	 * each decoder's own copy of the marker's: the same by content */
+	if (ea.instance_len != eb.instance_len || !ea.instance != !eb.instance ||
+	    (ea.instance && memcmp(ea.instance, eb.instance, ea.instance_len) != 0))
+		abort();
+	ea.instance = eb.instance = NULL;
+	if (memcmp(&ea, &eb, sizeof(ea)) != 0)
 		abort();
 }
 

@@ -382,11 +382,20 @@ bool vmsa_text_parse_header(const char *s, const char *first, const char *e, str
 		 * task column is cut to 8 bytes (trace-cmd report -l: "dat:
 		 * kworker/-22 0.....", a line without "[CPU]") */
 		const char *r = skip_sp(after, e);
-		if (r - after >= 2 ? parse_header_from(after, r, e, h)
-				   : (h->first_lb = false, parse_header_unbracketed(after, r, e, h))) {
+		bool unbracketed = r - after < 2;
+		if (!unbracketed ? parse_header_from(after, r, e, h)
+				 : (h->first_lb = false, parse_header_unbracketed(after, r, e, h))) {
 			h->inst = first;
 			h->inst_len = (size_t)(after - 1 - first); /* (without its ':') */
 			return true;
+		}
+		/* whether the line read so from its timestamp back did depends on
+		 * more than the line's start: the task memo, which gives a line
+		 * the header of an earlier one that began alike, keeps none */
+		if (unbracketed) {
+			*h = whole;
+			h->first_lb = false;
+			return ok;
 		}
 	}
 	*h = whole;

@@ -289,6 +289,14 @@ START_TEST(test_task_memo)
 		/* exactly the remembered start, nothing after it */
 		"            b-1     [",
 		"            b-1     [0",
+		/*
+		 * A first word like an instance's name, one space after it: the
+		 * line is read from a timestamp back if it has one ("8:" in the
+		 * second), which the start alone cannot tell (found by
+		 * fuzz_text_line: the memo gave the second the first's header)
+		 */
+		" mlecnd: nr_recl  python4.11-4242    [0] 5:p:",
+		" mlecnd: nr_recl  python4.11-4242    [0]0:mm_vmscan_w: 8 8: 0:",
 	};
 	pairs_of(l, sizeof(l) / sizeof(l[0]));
 	/* perf's layout, first taught by a line of another event: the
