@@ -461,9 +461,9 @@ bool vmsa_filter_keeps_buffer(const struct vmsa_filter *f, const char *name, siz
 /* It names buffers (--instance). */
 bool vmsa_filter_selects_buffers(const struct vmsa_filter *f);
 /* The same for a buffer instance's name (vmsa_traits.instance_events): '-'
- * and '.' allowed as well. */
-void vmsa_instance_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
-			     uint64_t count);
+ * and '.' allowed as well; the index of the slot it was counted in. */
+int vmsa_instance_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			    uint64_t count);
 /* Adds table src into dst, name by name. */
 void vmsa_name_counts_add(struct vmsa_name_count *dst, const struct vmsa_name_count *src);
 /* The name of the reclaim write event the traits have seen ("none"); events.c. */

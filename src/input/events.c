@@ -462,8 +462,8 @@ const char *vmsa_write_event_name(const struct vmsa_traits *t)
 #define OTHER_NAMES "(other names)"
 
 /* '-' and '.' besides letters, digits and '_' where dashes */
-static void name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
-			   uint64_t count, uint64_t pages, bool dashes)
+static int name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			  uint64_t count, uint64_t pages, bool dashes)
 {
 	const size_t room = sizeof(tab->name);
 	struct vmsa_name_count *last = &tab[VMSA_NAME_COUNTS - 1];
@@ -491,6 +491,7 @@ static void name_count_add(struct vmsa_name_count *tab, const char *name, size_t
 		memcpy(last->name, OTHER_NAMES, sizeof(OTHER_NAMES));
 	slot->count += count;
 	slot->pages += pages;
+	return (int)(slot - tab);
 }
 
 void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
@@ -499,10 +500,10 @@ void vmsa_name_count_add(struct vmsa_name_count *tab, const char *name, size_t l
 	name_count_add(tab, name, len, count, pages, false);
 }
 
-void vmsa_instance_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
-			     uint64_t count)
+int vmsa_instance_count_add(struct vmsa_name_count *tab, const char *name, size_t len,
+			    uint64_t count)
 {
-	name_count_add(tab, name, len, count, 0, true);
+	return name_count_add(tab, name, len, count, 0, true);
 }
 
 void vmsa_name_counts_add(struct vmsa_name_count *dst, const struct vmsa_name_count *src)

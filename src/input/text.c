@@ -153,14 +153,8 @@ static void count_buffer(struct vmsa_text_parser *p, const struct vmsa_event *ev
 		c->count++;
 		return;
 	}
-	vmsa_instance_count_add(p->traits.instance_events, ev->instance, n, 1);
-	for (int i = 0; i < VMSA_NAME_COUNTS; i++) {
-		c = &p->traits.instance_events[i];
-		if (strlen(c->name) == n && memcmp(c->name, ev->instance, n) == 0) {
-			p->last_instance = (uint8_t)i;
-			break;
-		}
-	}
+	p->last_instance = (uint8_t)vmsa_instance_count_add(p->traits.instance_events,
+							     ev->instance, n, 1);
 }
 
 /* The instance's name [name, name + n) in the parser's own store (events

@@ -125,11 +125,7 @@ static void of_buffer(struct vmsa_tracedat *td, int i, struct vmsa_event *ev)
 		t->instance_events[b->slot].count++;
 		return;
 	}
-	vmsa_instance_count_add(t->instance_events, b->name, b->len, 1);
-	for (int k = 0; k < VMSA_NAME_COUNTS; k++)
-		if (!strcmp(t->instance_events[k].name, b->name) ||
-		    (k == VMSA_NAME_COUNTS - 1 && t->instance_events[k].name[0]))
-			b->slot = b->slot < 0 ? k : b->slot; /* (else "(other names)", the last) */
+	b->slot = vmsa_instance_count_add(t->instance_events, b->name, b->len, 1);
 }
 
 /*
