@@ -3,7 +3,9 @@
  * libFuzzer: text lines through the decoder, twice: with learned field
  * layouts and with the general reader only.  Both must agree on every line
  * (outcome, reason, event, traits); a difference aborts.  Each line is read
- * twice so the second read goes through a layout learned from the first.
+ * three times: the second read goes through a layout learned from the
+ * first, and the third through the header template its task learned from
+ * the second (the line after it, the same task's, too).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		size_t len = (size_t)((nl ? nl : e) - p);
+		both(a, b, p, len);
 		both(a, b, p, len);
 		both(a, b, p, len);
 		p += len + 1;

@@ -33,6 +33,7 @@ int vmsa_text_parser_new_with(struct vmsa_text_parser **out, const struct vmsa_c
 void vmsa_text_parser_use_layouts(struct vmsa_text_parser *p, bool on);
 uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p);
 uint64_t vmsa_text_parser_value_reads(const struct vmsa_text_parser *p);
+uint64_t vmsa_text_parser_template_reads(const struct vmsa_text_parser *p);
 /* Remembered values alone on (the default) or off. */
 void vmsa_text_parser_remember_values(struct vmsa_text_parser *p, bool on);
 struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);

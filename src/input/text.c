@@ -67,6 +67,11 @@ uint64_t vmsa_text_parser_layout_reads(const struct vmsa_text_parser *p)
 	return p->layout_reads;
 }
 
+uint64_t vmsa_text_parser_template_reads(const struct vmsa_text_parser *p)
+{
+	return p->template_reads;
+}
+
 uint64_t vmsa_text_parser_value_reads(const struct vmsa_text_parser *p)
 {
 	return p->value_reads;
@@ -210,7 +215,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	struct task_memo_set *tm = NULL;
 	if (WORDWISE && e - s >= 24) {
 		tm = &p->task_memo[task_hash(s)];
-		if (!p->general_only && memo_header(tm, s, e, &h))
+		if (!p->general_only && memo_header(tm, s, e, &h, &p->template_reads))
 			goto have_header;
 	}
 	s = skip_sp(s, e);

@@ -182,6 +182,93 @@ bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h)
 	return ts_to_name(skip_sp(r + 1, e), e, h);
 }
 
+bool vmsa_text_name_at(const char *r, const char *e, struct header *h)
+{
+	return name_after(r, e, h);
+}
+
+/* bits [at, at + n) */
+static uint32_t tpl_bits(ptrdiff_t at, size_t n)
+{
+	return n ? (uint32_t)((((uint64_t)1 << n) - 1) << at) : 0;
+}
+
+static uint64_t tpl_number(const char *p, size_t n)
+{
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++)
+		x = x * 10 + (uint64_t)(p[i] - '0');
+	return x;
+}
+
+/*
+ * The template of the columns [q, ...) that vmsa_text_cpu_to_name() read
+ * into *h, or none (t->len 0) when they are not "[CPU]", flags or none,
+ * "SEC.FRAC:" in TPL_BYTES, or when reading them by the template would not
+ * give *h (checked, not assumed: the template is read in place of them).
+ */
+static void learn_tpl(const char *q, const char *e, const struct header *h, struct header_tpl *t)
+{
+	if (e - q < TPL_READ)
+		return;
+	const char *r = q + 1;
+	while (r < e && is_digit(*r))
+		r++;
+	size_t cpu_n = (size_t)(r - q - 1);
+	if (cpu_n < 1 || cpu_n > 6 || r == e || *r != ']')
+		return;
+	uint32_t digit = tpl_bits(1, cpu_n), flag = 0, flag0 = 0;
+	const char *ts = skip_sp(r + 1, e);
+	if (ts < e && !is_digit(*ts)) { /* the flags ("d..1."), then the timestamp */
+		const char *f = ts;
+		ts = find_sp(f, e);
+		if (ts - f > 8)
+			return;
+		flag0 = tpl_bits(f - q, 1);
+		flag = tpl_bits(f + 1 - q, (size_t)(ts - f - 1));
+		ts = skip_sp(ts, e);
+	}
+	const char *d = ts;
+	while (d < e && is_digit(*d))
+		d++;
+	size_t sec_n = (size_t)(d - ts);
+	if (sec_n < 1 || sec_n > 8 || d == e || *d != '.')
+		return;
+	const char *fr = ++d;
+	while (d < e && is_digit(*d))
+		d++;
+	size_t frac_n = (size_t)(d - fr), len = (size_t)(d + 1 - q);
+	if (frac_n < 1 || frac_n > 9 || d == e || *d != ':' || len > TPL_BYTES)
+		return;
+	struct header g;
+	if ((uint64_t)h->cpu != tpl_number(q + 1, cpu_n) || h->fine_ts != (frac_n > 6) ||
+	    h->ts != tpl_number(ts, sec_n) * 1000000000ull + tpl_number(fr, frac_n) * ts_scale[frac_n] ||
+	    !name_after(d + 1, e, &g) || g.name != h->name || g.name_len != h->name_len ||
+	    g.fields != h->fields)
+		return;
+	digit |= tpl_bits(ts - q, sec_n) | tpl_bits(fr - q, frac_n);
+	t->exact = tpl_bits(0, len) & ~(digit | flag | flag0);
+	t->digit = digit;
+	t->flag = flag;
+	t->flag0 = flag0;
+	t->cpu_n = (uint8_t)cpu_n;
+	t->sec_off = (uint8_t)(ts - q);
+	t->sec_n = (uint8_t)sec_n;
+	t->frac_n = (uint8_t)frac_n;
+	memcpy(t->text, q, TPL_BYTES);
+	t->len = (uint8_t)len;
+}
+
+bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
+				 struct header_tpl *t)
+{
+	t->len = 0;
+	if (!vmsa_text_cpu_to_name(q, e, h))
+		return false;
+	learn_tpl(q, e, h, t);
+	return true;
+}
+
 /*
  * A line without a "[CPU]" column, its timestamp at t:
  *   trace-cmd report -l (latency format): "<comm>-<pid> <cpu><flags> <ts>: ..."

@@ -40,6 +40,8 @@ struct value_tally {
 
 /* ---- the header: task, pid, cpu, timestamp, event name ----------- */
 
+struct header_tpl; /* (the task memo's) */
+
 struct header {
 	const char *comm;
 	size_t comm_len;
@@ -71,6 +73,12 @@ const char *vmsa_text_unquote(const char *first, const char *e);
 const char *vmsa_text_after_instance(const char *s, const char *first, const char *e);
 /* The columns from the CPU column's '[' at q on: CPU, flags, timestamp, event name. */
 bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h);
+/* The same, and *t learned from them (emptied when they have no template's shape) */
+bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
+				 struct header_tpl *t);
+/* The event name at r (where a line's header template says it begins), as
+ * vmsa_text_cpu_to_name() reads it from there */
+bool vmsa_text_name_at(const char *r, const char *e, struct header *h);
 /* "CPU:N [LOST M EVENTS]" (trace_pipe), "CPU:N [M EVENTS DROPPED]" (trace-cmd) */
 bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known);
 
@@ -88,6 +96,32 @@ bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known
  */
 #define TASK_MEMO 256 /* sets of two: a line's start is looked for in both */
 #define TASK_PREFIX 48
+
+/*
+ * The shape of the columns from the CPU column's '[' to the event name, as
+ * a task's last line had them: "[001] d..1.     1.000031: ".  Lines of a
+ * task differ there in the digits of the CPU and the timestamp and in the
+ * irq/preempt flags, seldom in anything else.  A line whose bytes there
+ * are the template's, but for digits where it had digits (the CPU's, the
+ * timestamp's) and other flags of the same width, reads the same way as
+ * the template's line did (vmsa_text_cpu_to_name()): its CPU and timestamp
+ * are read from those digits in place, its event name from where the
+ * template's began.  TPL_BYTES at most (two 16-byte compares).
+ */
+#define TPL_BYTES 32
+#define TPL_READ (TPL_BYTES + 8) /* bytes a line has from its '[' on to be read by one */
+struct header_tpl {
+	uint8_t len;	       /* bytes from the '[' to the event name; 0: none learned */
+	uint8_t cpu_n;	       /* the CPU's digits, after the '[' */
+	uint8_t sec_off, sec_n; /* the timestamp's seconds */
+	uint8_t frac_n;	       /* its fraction's digits, after the '.' */
+	uint32_t exact;	       /* bit i: byte i is text[i] */
+	uint32_t digit;	       /* bit i: byte i is a digit */
+	uint32_t flag;	       /* bit i: byte i is no space (a flag after the first) */
+	uint32_t flag0;	       /* bit i: byte i is neither a space nor a digit (the first flag) */
+	char text[TPL_BYTES];
+};
+
 struct task_memo {
 	uint8_t plen;	/* 0: empty; bytes of prefix, the '[' last */
 	bool perf;
@@ -95,6 +129,7 @@ struct task_memo {
 	uint8_t inst_off, inst_len; /* the instance's name in the prefix; len 0: none */
 	int32_t pid;
 	char prefix[TASK_PREFIX];
+	struct header_tpl tpl;
 };
 struct task_memo_set {
 	struct task_memo way[2];
@@ -215,6 +250,7 @@ struct vmsa_text_parser {
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
 	uint64_t value_reads;	  /* lines whose values were remembered */
+	uint64_t template_reads;  /* lines whose header was read by a task's template */
 	const struct vmsa_catalogue *cat;
 	size_t prefix_len; /* of the catalogue's first prefix */
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */

@@ -196,6 +196,18 @@ static inline enum num_status parse_num(const char *p, const char *e, uint64_t *
 }
 
 
+/* The value of n (1..7; 8 with no byte above them) digits less '0', the
+ * word d's lowest n bytes (memory order), eight digits at once */
+static inline uint64_t digits_value(uint64_t d, unsigned n)
+{
+	/* the n digits in the high bytes, zeros below */
+	d <<= 8 * (8 - n);
+	d = d * 10 + (d >> 8);
+	d = (((d & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+	     (((d >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >> 32;
+	return d & 0xffffffffu;
+}
+
 /*
  * The leading decimal digits of the word w (bytes in memory order): their
  * number (0..8) and, when fewer than 8, their value.  Subtracting '0' from
@@ -211,12 +223,7 @@ static inline unsigned lead_digits(uint64_t w, uint64_t *val)
 		*val = 0;
 		return n;
 	}
-	/* the n digits in the high bytes, zeros below: eight digits at once */
-	d <<= 8 * (8 - n);
-	d = d * 10 + (d >> 8);
-	d = (((d & 0x000000FF000000FFull) * 0x000F424000000064ull) +
-	     (((d >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >> 32;
-	*val = d & 0xffffffffu;
+	*val = digits_value(d, n);
 	return n;
 }
 

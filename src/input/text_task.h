@@ -23,9 +23,92 @@ static inline bool memo_starts(const struct task_memo *m, const char *s, const c
 	return m->plen && (size_t)(e - s) > m->plen && vmsa_same_bytes(s, m->prefix, m->plen);
 }
 
+/*
+ * Bit i of the 16 bytes at p: byte i is what the template's 16 at text
+ * say it is (struct header_tpl), from their masks' 16 bits at sh
+ */
+#ifdef __SSE2__
+static inline uint32_t tpl_fits16(const char *p, const struct header_tpl *t, unsigned sh)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->text + sh));
+	__m128i d = _mm_sub_epi8(a, _mm_set1_epi8('0'));
+	uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
+	uint32_t dg = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	uint32_t sp = (uint32_t)_mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(a, _mm_set1_epi8('\t'))));
+	return ((eq & (t->exact >> sh)) | (dg & (t->digit >> sh)) | (~sp & (t->flag >> sh)) |
+		(~sp & ~dg & (t->flag0 >> sh))) & 0xffffu;
+}
+#endif
+
+/* The n (1..8) digits at p, with bytes to read up to p + 8 */
+static inline uint64_t tpl_digits(const char *p, unsigned n)
+{
+	return digits_value(vmsa_load64(p) - ONES * '0', n);
+}
+
+/*
+ * The event name at r and the fields after it, the usual way ("name: ",
+ * r + 33 <= e), or false: read as vmsa_text_name_at() reads it.
+ */
+static inline bool tpl_name(const char *r, const char *e, struct header *h)
+{
+#ifdef __SSE2__
+	if (e - r <= 32)
+		return false;
+	uint32_t colon = eq16(r, ':') | eq16(r + 16, ':') << 16;
+	uint32_t sp = eq16(r, ' ') | eq16(r + 16, ' ') << 16;
+	uint32_t stop = colon | sp; /* (a name may hold a tab) */
+	if (!stop)
+		return false;
+	unsigned n = (unsigned)__builtin_ctz(stop);
+	/* a ':' after a name of a byte or more, a space or tab after it (a
+	 * name of "system:" and the names of 31 bytes and more the long way) */
+	if (n == 0 || n > 30 || !((colon >> n) & 1) || !is_sp(r[n + 1]))
+		return false;
+	h->name = r;
+	h->name_len = n;
+	h->fields = skip_sp(r + n + 1, e);
+	h->end = e;
+	return true;
+#else
+	(void)r, (void)e, (void)h;
+	return false;
+#endif
+}
+
+/* The columns from the '[' at q on, read by the template t when they fit it */
+static inline bool tpl_header(const struct header_tpl *t, const char *q, const char *e,
+			      struct header *h)
+{
+#ifdef __SSE2__
+	if (!t->len || e - q < TPL_READ)
+		return false;
+	uint32_t want = t->exact | t->digit | t->flag | t->flag0;
+	if ((tpl_fits16(q, t, 0) | tpl_fits16(q + 16, t, 16) << 16) != want)
+		return false;
+	h->cpu = (int32_t)tpl_digits(q + 1, t->cpu_n);
+	const char *ts = q + t->sec_off, *fr = ts + t->sec_n + 1;
+	uint64_t frac = t->frac_n <= 8 ? tpl_digits(fr, t->frac_n)
+				       : tpl_digits(fr, 8) * 10 + (uint64_t)(fr[8] - '0');
+	h->ts = tpl_digits(ts, t->sec_n) * 1000000000ull + frac * ts_scale[t->frac_n];
+	h->fine_ts = t->frac_n > 6;
+	const char *r = q + t->len;
+	/* (what vmsa_text_name_at() reads first: spaces, "(+delta)", a period) */
+	if (r[0] == ' ' && r[1] != ' ' && r[1] != '\t' && r[1] != '(' && !is_digit(r[1]) &&
+	    tpl_name(r + 1, e, h))
+		return true;
+	return vmsa_text_name_at(r, e, h);
+#else
+	(void)t, (void)q, (void)e, (void)h;
+	return false;
+#endif
+}
+
 /* The header of [s, e) when it begins like a line of the set's (either way) */
 static inline bool memo_header(struct task_memo_set *set, const char *s, const char *e,
-			       struct header *h)
+			       struct header *h, uint64_t *tpl_reads)
 {
 	unsigned w = set->recent;
 	if (!memo_starts(&set->way[w], s, e)) {
@@ -34,8 +117,11 @@ static inline bool memo_header(struct task_memo_set *set, const char *s, const c
 			return false;
 		set->recent = (uint8_t)w;
 	}
-	const struct task_memo *m = &set->way[w];
-	if (!vmsa_text_cpu_to_name(s + m->plen - 1, e, h))
+	struct task_memo *m = &set->way[w];
+	const char *q = s + m->plen - 1;
+	if (tpl_header(&m->tpl, q, e, h))
+		++*tpl_reads;
+	else if (!vmsa_text_cpu_to_name_learn(q, e, h, &m->tpl))
 		return false;
 	h->comm = s + m->comm_off;
 	h->comm_len = m->comm_len;
@@ -64,6 +150,7 @@ static inline void memo_store(struct task_memo_set *set, const char *s, const st
 	m->perf = h->perf;
 	m->inst_off = (uint8_t)(h->inst ? h->inst - s : 0); /* (in the prefix: before '[') */
 	m->inst_len = (uint8_t)(h->inst ? h->inst_len : 0);
+	m->tpl.len = 0; /* (learned from its next line) */
 }
 
 #endif

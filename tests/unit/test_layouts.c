@@ -309,6 +309,81 @@ START_TEST(test_task_memo)
 }
 END_TEST
 
+/*
+ * The columns from a task's '[' to the event name are read by the template
+ * its last line taught (struct header_tpl): lines of one task that differ
+ * from each other there, each after each other.  Where the template reads a
+ * line, it must read what the general reader does; where the line differs
+ * in more than digits and flags, it must not read it.
+ */
+START_TEST(test_header_template)
+{
+	static const char *const l[] = {
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		/* other digits, other flags of the same width */
+		"               b-1       [173] d..1.     9.999999: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [002] dNh2.     1.000031: mm_vmscan_kswapd_wake: nid=0 zid=1 order=3",
+		/* flags that begin with a digit: tried as a timestamp first */
+		"               b-1       [002] 1...3     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [002] 1.2:      1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [002] 1.23:     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		/* other widths: the CPU's, the flags', the timestamp's */
+		"               b-1       [0001] .....     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] ....     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....    10.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....   100.000000: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....   100.0000001: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031234: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.999999999: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] ..... 12345678.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] ..... 99999999.999999999: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.0000312345: mm_vmscan_kswapd_sleep: nid=0",
+		/* no flags (2.6.35), a tab, more spaces */
+		"               b-1       [000]     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000]     7.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....	1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031:  mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031:	mm_vmscan_kswapd_sleep: nid=0",
+		/* what may come between the timestamp and the name */
+		"               b-1       [000] .....     1.000031: (+12) mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031: 100 mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031: vmscan:mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031: mm_vmscan\tkswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd_sleep:\tnid=0",
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd_sleep:nid=0 x=1 y=2 z=3",
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd sleep: nid=0 x=1 y=2",
+		"               b-1       [000] .....     1.000031: mm_vmscan_memcg_softlimit_reclaim_begin: "
+		"order=0 gfp_flags=GFP_KERNEL",
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd_sleep:",
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd_sleep: ",
+		"               b-1       [000] .....     1.000031: : mm_vmscan_kswapd_sleep: nid=0 x=1",
+		/* digits where the template has them, but not digits */
+		"               b-1       [0a0] .....     1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.00003a: mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] .....     1.000031  mm_vmscan_kswapd_sleep: nid=0",
+		"               b-1       [000] ..... 	   1.000031: mm_vmscan_kswapd_sleep: nid=0",
+		/* short: the template reads 40 bytes from the '[' */
+		"               b-1       [000] .....     1.000031: mm_vmscan_x: n=0",
+		"               b-1       [000] .....     1.000031: mm_vmscan_kswapd_sleep",
+	};
+	pairs_of(l, sizeof(l) / sizeof(l[0]));
+	/* (the template read lines: pairs_of() counts them in a parser of its
+	 * own, so here once more, a line after the one that taught it) */
+	struct vmsa_text_parser *t;
+	ck_assert_int_eq(vmsa_text_parser_new(&t), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason why;
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(vmsa_text_parse_line(t, l[i], strlen(l[i]), &ev, &why),
+				 VMSA_LINE_EVENT);
+	ck_assert_uint_eq(vmsa_text_parser_template_reads(t), 1);
+	ck_assert_int_eq(ev.cpu, 2);
+	ck_assert_uint_eq(ev.ts_ns, 1000031000ull);
+	ck_assert_int_eq(ev.type, VMSA_EV_KSWAPD_WAKE);
+	vmsa_text_parser_free(t);
+}
+END_TEST
+
 /* Every line of the fixtures, real captures included, in order. */
 static void whole_file(struct pair *p, const char *cmd)
 {
@@ -335,6 +410,8 @@ START_TEST(test_fixture_files)
 	ck_assert_uint_gt(p.events, 500000);
 	/* all but mm_shrink_slab_*, which are not "k=v" lists */
 	ck_assert_uint_gt(vmsa_text_parser_layout_reads(p.fast), p.events * 3 / 4);
+	/* headers read by their task's template: most */
+	ck_assert_uint_gt(vmsa_text_parser_template_reads(p.all), p.events / 2);
 	/* field texts that came back: the real captures repeat many */
 	ck_assert_uint_gt(vmsa_text_parser_value_reads(p.all), p.events / 4);
 	pair_free(&p);
@@ -351,6 +428,7 @@ Suite *layouts_suite(void)
 	tcase_add_test(tc, test_alternating_layouts);
 	tcase_add_test(tc, test_partial_values);
 	tcase_add_test(tc, test_task_memo);
+	tcase_add_test(tc, test_header_template);
 	tcase_add_test(tc, test_fixture_files);
 	suite_add_tcase(s, tc);
 	return s;
