@@ -6,7 +6,7 @@
 #       docs/experiment-dirty-swap.txt is this output
 #   scripts/experiment-table.sh --runs FAMILY SCENARIO [TOOL]  the repeated
 #       runs (kernel/experiment: fixtures/FAMILY/SCENARIO/<setting>/runs/,
-#       FAMILY 6.1 or 6.1-mglru), mean +- sd per setting and Welch's test
+#       FAMILY 6.1, 6.1-mglru or 6.12), mean +- sd per setting and Welch's test
 #       against the first column, for the settings that have runs:
 #       docs/experiment-runs-FAMILY-SCENARIO.txt is this output
 set -eu

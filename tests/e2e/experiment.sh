@@ -36,7 +36,7 @@ same() { # name of the table (docs/NAME.txt), fresh output
 }
 "$src/scripts/experiment-table.sh" "$tool" > "$tmp/one"
 same docs/experiment-dirty-swap.txt "$tmp/one"
-for fam in 6.1 6.1-mglru; do
+for fam in 6.1 6.1-mglru 6.12; do
 	for sc in dirty-swap highalloc; do
 		ls -d "$src/fixtures/$fam/$sc"/*/runs > /dev/null 2>&1 || continue
 		(cd "$src" && scripts/experiment-table.sh --runs "$fam" "$sc" "$tool") > "$tmp/runs"
@@ -45,7 +45,7 @@ for fam in 6.1 6.1-mglru; do
 done
 # the numbers docs/experiment.md's claims quote from scripts/experiment-stats.py
 # (a few of them: the script runs, and its tests give what the text says)
-stats() { # FAMILY SCENARIO, the line after LABEL's block that starts with WHAT, want
+stats() { # FAMILY SCENARIO (or GROUP GROUP), the line after LABEL's block that starts with WHAT, want
 	(cd "$src" && python3 scripts/experiment-stats.py "$1" "$2") > "$tmp/stats" || return 1
 	awk -v label="$3" -v what="$4" '
 		$0 == label { on = 1; next }
@@ -64,6 +64,11 @@ if [ -d "$src/fixtures/6.1/dirty-swap/traceonly/runs" ]; then
 	quoted 6.1 dirty-swap "direct stall, total (s)" "nodirect vs traceonly" "U p 0.029"
 	quoted 6.1 dirty-swap "flusher pages written for reclaim" "nodirect  " "4189 +- 1360"
 	quoted 6.1 dirty-swap "kswapd file writes" "flushforward vs nodirect" "Welch p 0.042, U p 0.118"
+fi
+if [ -d "$src/fixtures/6.12/highalloc/upstream/runs" ]; then
+	quoted 6.12 dirty-swap "flusher pages written for reclaim" "upstream  " "11780 +- 2188"
+	quoted 6.1/highalloc/upstream 6.12/highalloc/upstream "direct stall, total (s)" \
+		"6.12/highalloc/upstream vs 6.1/highalloc/upstream" "U p 0.004"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
