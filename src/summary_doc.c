@@ -1475,6 +1475,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->live_released_early = count_of(tr, "live_released_early");
 	t->unwrapped_events = count_of(tr, "unwrapped_events");
 	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
+	t->report_files = count_of(tr, "report_files");
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)
 								  : 0;

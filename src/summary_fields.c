@@ -239,6 +239,16 @@ static uint64_t buffers(const struct vmsa_summary *sum)
 	return most > 1 ? most : 0;
 }
 
+/* the most trace.dat files one source is trace-cmd report of, when more than one */
+static uint64_t report_files(const struct vmsa_summary *sum)
+{
+	uint64_t most = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		if (sum->sources[i].traits.report_files > most)
+			most = sum->sources[i].traits.report_files;
+	return most > 1 ? most : 0;
+}
+
 #define NOTE(k, text) .key = k, .json = k ": " text
 const struct vmsa_note vmsa_notes[] = {
 	{NOTE("sync_io_not_applicable",
@@ -296,6 +306,16 @@ const struct vmsa_note vmsa_notes[] = {
 		    " buffers (trace-cmd record -B), added together: where two recorded the same "
 		    "events, each is counted twice; --instance NAME reads one."},
 	 .count = buffers},
+	{NOTE("several_report_files",
+	      "the text is trace-cmd report of several trace.dat files (traits.report_files: -i "
+	      "a.dat -i b.dat), their events interleaved by time and analyzed as one trace: a pid "
+	      "of two files is one task; analyze each file on its own (vmscan-analyze compare a.dat "
+	      "b.dat)"),
+	 .report = {"the text is trace-cmd report of ",
+		    " trace.dat files, their events interleaved by time and analyzed as one trace "
+		    "(a pid of two files is one task); analyze each file on its own (vmscan-analyze "
+		    "compare a.dat b.dat)."},
+	 .count = report_files},
 };
 const size_t vmsa_nnotes = N(vmsa_notes);
 

@@ -361,7 +361,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "instance named so), then each instance by its name; names of other bytes "     \
 	   "than letters, digits, `_`, `-` and `.` as `(other names)`; with --instance, "  \
 	   "the buffers it keeps",                                                         \
-	   buffers_obj(t))
+	   buffers_obj(t))                                                                \
+	XO("report_files", VF_FIRST(COUNT),                                               \
+	   "trace-cmd report of several trace.dat files (`-i a.dat -i b.dat`): the "      \
+	   "files, by the `FILE: cpus=N` line it prints for each, when any: their events " \
+	   "are interleaved by time and analyzed as one trace", u64_any(t->report_files))
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \

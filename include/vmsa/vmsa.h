@@ -317,6 +317,10 @@ struct vmsa_traits {
 	 * letters, digits, '_', '-' and '.' count as "(other names)" */
 	uint64_t top_buffer_events;
 	struct vmsa_name_count instance_events[VMSA_NAME_COUNTS];
+	/* trace-cmd report of several trace.dat files (-i a.dat -i b.dat): the
+	 * "FILE: cpus=N" lines it printed, one a file (one file's report says
+	 * "cpus=N" without a name: 0) */
+	uint64_t report_files;
 };
 
 /* The top buffer's name for --instance (an instance of that name cannot be

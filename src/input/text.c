@@ -244,9 +244,12 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 			p->pending_len = ev->instance_len;
 			return not_event(p, line, len, VMSA_LINE_LOST);
 		}
+		/* trace-cmd report of several files: "a.dat: cpus=2", one a file */
+		bool file_cpus = inst && starts(skip_sp(inst, e), e, "cpus=");
+		p->traits.report_files += file_cpus;
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&
-		    (starts(s, e, "cpus=") || starts(s, e, "version = ")))
+		    (starts(s, e, "cpus=") || file_cpus || starts(s, e, "version = ")))
 			p->traits.dialect = VMSA_DIALECT_FTRACE;
 		if (mentions_vmscan(p->cat, s, e) && !perf_frame(line, s, e)) {
 			*reason = VMSA_REJECT_BAD_HEADER;
@@ -545,6 +548,7 @@ void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 	vmsa_name_counts_add(t->event_other, d->event_other);
 	t->top_buffer_events += d->top_buffer_events;
 	vmsa_name_counts_add(t->instance_events, d->instance_events);
+	t->report_files += d->report_files;
 	if (t->dialect == VMSA_DIALECT_UNKNOWN)
 		t->dialect = d->dialect;
 }

@@ -494,6 +494,29 @@ START_TEST(test_traits_follow_field_names)
 }
 END_TEST
 
+/* trace-cmd report of several files names each in its "cpus=" line (one
+ * file's says "cpus=N" alone); each such line is one file, ignored */
+START_TEST(test_report_files)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason r;
+	static const char *const l[] = {
+		"cpus=2", " a.dat: cpus=2", "b-run.dat: cpus=4", "dat: cpu=2", "x: cpus",
+		"       dat:  a-1 [000] 1.0: mm_vmscan_kswapd_sleep: nid=0",
+	};
+	static const enum vmsa_line_kind k[] = {VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
+						VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
+						VMSA_LINE_IGNORED, VMSA_LINE_EVENT};
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		ck_assert_int_eq(vmsa_text_parse_line(p, l[i], strlen(l[i]), &ev, &r), k[i]);
+	const struct vmsa_traits *t = vmsa_text_parser_traits(p);
+	ck_assert_uint_eq(t->report_files, 2);
+	ck_assert_int_eq(t->dialect, VMSA_DIALECT_FTRACE);
+	vmsa_text_parser_free(p);
+}
+END_TEST
 
 /* Timestamps of every digit count on both sides of the point, against a
  * plain reference; also what may follow them. */
@@ -543,6 +566,7 @@ Suite *text_suite(void)
 	tcase_add_test(tc, test_timestamps);
 	tcase_add_test(tc, test_nul_bytes_in_name);
 	tcase_add_test(tc, test_traits_follow_field_names);
+	tcase_add_test(tc, test_report_files);
 	suite_add_tcase(s, tc);
 	return s;
 }
