@@ -224,12 +224,16 @@ static uint64_t lost_unsaid(const struct vmsa_summary *sum)
 	return sum->totals.lost_markers_without_count;
 }
 
-/* the most buffers one source has events of (traits.events_by_buffer) */
+/* the most buffers one source has events of (traits.events_by_buffer); not
+ * of a report of several files (several_report_files says what its names
+ * are: the lines of a file's top buffer carry the file's name) */
 static uint64_t buffers(const struct vmsa_summary *sum)
 {
 	uint64_t most = 0;
 	for (size_t i = 0; i < sum->nsources; i++) {
 		const struct vmsa_traits *t = &sum->sources[i].traits;
+		if (t->report_files > 1)
+			continue;
 		uint64_t n = t->top_buffer_events > 0;
 		for (int k = 0; k < VMSA_NAME_COUNTS; k++)
 			n += t->instance_events[k].count > 0 &&

@@ -119,10 +119,16 @@ static inline bool memo_header(struct task_memo_set *set, const char *s, const c
 	}
 	struct task_memo *m = &set->way[w];
 	const char *q = s + m->plen - 1;
+#ifdef __SSE2__
 	if (tpl_header(&m->tpl, q, e, h))
 		++*tpl_reads;
 	else if (!vmsa_text_cpu_to_name_learn(q, e, h, &m->tpl))
 		return false;
+#else
+	(void)tpl_reads; /* (no template is read: none is learned) */
+	if (!vmsa_text_cpu_to_name(q, e, h))
+		return false;
+#endif
 	h->comm = s + m->comm_off;
 	h->comm_len = m->comm_len;
 	h->pid = m->pid;

@@ -42,9 +42,9 @@ void vmsa_tb_bytes(struct vmsa_tb *t, const char *s, size_t n);
 void vmsa_tb_spaces(struct vmsa_tb *t, size_t n);
 /* a task name as the text reports show it: control bytes as '?' */
 void vmsa_tb_name(struct vmsa_tb *t, const char *s, size_t n);
-/* "%*" PRIu64 */
+/* "%*" PRIu64, width >= 0 (a negative one is taken as 0, not as '-') */
 void vmsa_tb_u64(struct vmsa_tb *t, uint64_t v, int width);
-/* "%*.3f" of ns / 1e9 (seconds, three decimals) */
+/* "%*.3f" of ns / 1e9 (seconds, three decimals), width >= 0 */
 void vmsa_tb_secs3(struct vmsa_tb *t, uint64_t ns, int width);
 
 #endif /* VMSA_TEXTBUF_H */

@@ -39,7 +39,10 @@ trace-cmd interleaves by time, each file's recorded in the same instance
 "dat" here, so its lines do not say the file): its lines analyzed are the
 two files' own, traits.report_files is 2 (the "FILE: cpus=N" lines) and a
 note says the files were analyzed as one trace; one file's report has
-neither.
+neither.  And the same two files as trace-cmd reports them when they were
+recorded in the top buffer, each file's name before its lines (made from
+the two reports, "dat:" taken for the file's name): the same note, and
+not the note of several buffers (the names are the files').
 
 usage: report_options.py TOOL SOURCE_DIR WORKDIR
 """
@@ -169,6 +172,27 @@ def main():
                   *(os.path.relpath(os.path.dirname(d), os.path.join(src, "fixtures")) for d in pair),
                   src2["lines_analyzed"], [s["lines_analyzed"] for s in each],
                   src2["traits"].get("report_files"), "given" if notes else "missing"))
+        # the top buffer's form: "  a.dat: " before every line of a file
+        names = ["a-run.dat", "b-run.dat"]
+        with open(text, "w", errors="surrogateescape") as out:
+            for n in names:
+                out.write("%9s: cpus=2\n" % n)
+            for n, d in zip(names, pair):
+                rep = subprocess.run(["trace-cmd", "report", "-i", d], capture_output=True,
+                                     check=True).stdout.decode(errors="surrogateescape")
+                for line in rep.splitlines():
+                    if line.lstrip().startswith("dat:"):
+                        out.write("%9s:%s\n" % (n, line.lstrip()[4:]))
+        doc = json.loads(subprocess.run([tool, "-f", "json", "-q", text], capture_output=True,
+                                        check=True).stdout)
+        keys = [n.split(":")[0] for n in doc.get("notes", [])]
+        bufs = doc["input"]["sources"][0]["traits"].get("events_by_buffer")
+        ok = ("several_report_files" in keys and "several_buffers" not in keys and
+              sorted(bufs or {}) == sorted(names + ["top"]))
+        checked += 1
+        failed += not ok
+        print("%s two top-buffer files in one report: notes %r, events by buffer %r" % (
+            "ok  " if ok else "FAIL", keys, bufs))
     os.unlink(text)
     if checked == 0:
         print("FAIL no trace.dat under fixtures/")

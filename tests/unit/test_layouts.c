@@ -376,7 +376,9 @@ START_TEST(test_header_template)
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(vmsa_text_parse_line(t, l[i], strlen(l[i]), &ev, &why),
 				 VMSA_LINE_EVENT);
+#ifdef __SSE2__ /* (templates are read 16 bytes at a time: none without) */
 	ck_assert_uint_eq(vmsa_text_parser_template_reads(t), 1);
+#endif
 	ck_assert_int_eq(ev.cpu, 2);
 	ck_assert_uint_eq(ev.ts_ns, 1000031000ull);
 	ck_assert_int_eq(ev.type, VMSA_EV_KSWAPD_WAKE);
@@ -411,7 +413,9 @@ START_TEST(test_fixture_files)
 	/* all but mm_shrink_slab_*, which are not "k=v" lists */
 	ck_assert_uint_gt(vmsa_text_parser_layout_reads(p.fast), p.events * 3 / 4);
 	/* headers read by their task's template: most */
+#ifdef __SSE2__
 	ck_assert_uint_gt(vmsa_text_parser_template_reads(p.all), p.events / 2);
+#endif
 	/* field texts that came back: the real captures repeat many */
 	ck_assert_uint_gt(vmsa_text_parser_value_reads(p.all), p.events / 4);
 	pair_free(&p);
