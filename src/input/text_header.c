@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "text_internal.h"
+#include "text_task.h"
 
 const char vmsa_unknown_comm[6] = "<...>";
 
@@ -187,25 +187,19 @@ bool vmsa_text_name_at(const char *r, const char *e, struct header *h)
 	return name_after(r, e, h);
 }
 
+#ifdef __SSE2__ /* (templates are read 16 bytes at a time: text_task.h) */
 /* bits [at, at + n) */
 static uint32_t tpl_bits(ptrdiff_t at, size_t n)
 {
 	return n ? (uint32_t)((((uint64_t)1 << n) - 1) << at) : 0;
 }
 
-static uint64_t tpl_number(const char *p, size_t n)
-{
-	uint64_t x = 0;
-	for (size_t i = 0; i < n; i++)
-		x = x * 10 + (uint64_t)(p[i] - '0');
-	return x;
-}
-
 /*
  * The template of the columns [q, ...) that vmsa_text_cpu_to_name() read
  * into *h, or none (t->len 0) when they are not "[CPU]", flags or none,
- * "SEC.FRAC:" in TPL_BYTES, or when reading them by the template would not
- * give *h (checked, not assumed: the template is read in place of them).
+ * "SEC.FRAC:" in TPL_BYTES, or when reading the line by the template
+ * (tpl_header(), as later lines are read) does not give *h: checked, not
+ * assumed.
  */
 static void learn_tpl(const char *q, const char *e, const struct header *h, struct header_tpl *t)
 {
@@ -240,12 +234,6 @@ static void learn_tpl(const char *q, const char *e, const struct header *h, stru
 	size_t frac_n = (size_t)(d - fr), len = (size_t)(d + 1 - q);
 	if (frac_n < 1 || frac_n > 9 || d == e || *d != ':' || len > TPL_BYTES)
 		return;
-	struct header g;
-	if ((uint64_t)h->cpu != tpl_number(q + 1, cpu_n) || h->fine_ts != (frac_n > 6) ||
-	    h->ts != tpl_number(ts, sec_n) * 1000000000ull + tpl_number(fr, frac_n) * ts_scale[frac_n] ||
-	    !name_after(d + 1, e, &g) || g.name != h->name || g.name_len != h->name_len ||
-	    g.fields != h->fields)
-		return;
 	digit |= tpl_bits(ts - q, sec_n) | tpl_bits(fr - q, frac_n);
 	t->exact = tpl_bits(0, len) & ~(digit | flag | flag0);
 	t->digit = digit;
@@ -257,6 +245,11 @@ static void learn_tpl(const char *q, const char *e, const struct header *h, stru
 	t->frac_n = (uint8_t)frac_n;
 	memcpy(t->text, q, TPL_BYTES);
 	t->len = (uint8_t)len;
+	struct header g;
+	if (!tpl_header(t, q, e, &g) || g.cpu != h->cpu || g.ts != h->ts ||
+	    g.fine_ts != h->fine_ts || g.name != h->name || g.name_len != h->name_len ||
+	    g.fields != h->fields || g.end != h->end)
+		t->len = 0;
 }
 
 bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
@@ -268,6 +261,7 @@ bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
 	learn_tpl(q, e, h, t);
 	return true;
 }
+#endif
 
 /*
  * A line without a "[CPU]" column, its timestamp at t:

@@ -73,7 +73,8 @@ const char *vmsa_text_unquote(const char *first, const char *e);
 const char *vmsa_text_after_instance(const char *s, const char *first, const char *e);
 /* The columns from the CPU column's '[' at q on: CPU, flags, timestamp, event name. */
 bool vmsa_text_cpu_to_name(const char *q, const char *e, struct header *h);
-/* The same, and *t learned from them (emptied when they have no template's shape) */
+/* The same, and *t learned from them (emptied when they have no template's
+ * shape); with SSE2 only, as templates are read */
 bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
 				 struct header_tpl *t);
 /* The event name at r (where a line's header template says it begins), as

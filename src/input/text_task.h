@@ -23,11 +23,13 @@ static inline bool memo_starts(const struct task_memo *m, const char *s, const c
 	return m->plen && (size_t)(e - s) > m->plen && vmsa_same_bytes(s, m->prefix, m->plen);
 }
 
+/* The header template (struct header_tpl), read 16 bytes at a time: none
+ * is learned or read without SSE2 */
+#ifdef __SSE2__
 /*
  * Bit i of the 16 bytes at p: byte i is what the template's 16 at text
  * say it is (struct header_tpl), from their masks' 16 bits at sh
  */
-#ifdef __SSE2__
 static inline uint32_t tpl_fits16(const char *p, const struct header_tpl *t, unsigned sh)
 {
 	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -40,7 +42,6 @@ static inline uint32_t tpl_fits16(const char *p, const struct header_tpl *t, uns
 	return ((eq & (t->exact >> sh)) | (dg & (t->digit >> sh)) | (~sp & (t->flag >> sh)) |
 		(~sp & ~dg & (t->flag0 >> sh))) & 0xffffu;
 }
-#endif
 
 /* The n (1..8) digits at p, with bytes to read up to p + 8 */
 static inline uint64_t tpl_digits(const char *p, unsigned n)
@@ -54,7 +55,6 @@ static inline uint64_t tpl_digits(const char *p, unsigned n)
  */
 static inline bool tpl_name(const char *r, const char *e, struct header *h)
 {
-#ifdef __SSE2__
 	if (e - r <= 32)
 		return false;
 	uint32_t colon = eq16(r, ':') | eq16(r + 16, ':') << 16;
@@ -72,17 +72,12 @@ static inline bool tpl_name(const char *r, const char *e, struct header *h)
 	h->fields = skip_sp(r + n + 1, e);
 	h->end = e;
 	return true;
-#else
-	(void)r, (void)e, (void)h;
-	return false;
-#endif
 }
 
 /* The columns from the '[' at q on, read by the template t when they fit it */
 static inline bool tpl_header(const struct header_tpl *t, const char *q, const char *e,
 			      struct header *h)
 {
-#ifdef __SSE2__
 	if (!t->len || e - q < TPL_READ)
 		return false;
 	uint32_t want = t->exact | t->digit | t->flag | t->flag0;
@@ -100,11 +95,8 @@ static inline bool tpl_header(const struct header_tpl *t, const char *q, const c
 	    tpl_name(r + 1, e, h))
 		return true;
 	return vmsa_text_name_at(r, e, h);
-#else
-	(void)t, (void)q, (void)e, (void)h;
-	return false;
-#endif
 }
+#endif
 
 /* The header of [s, e) when it begins like a line of the set's (either way) */
 static inline bool memo_header(struct task_memo_set *set, const char *s, const char *e,
