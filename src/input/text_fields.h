@@ -279,7 +279,7 @@ static inline unsigned text_hash(const char *p, size_t n)
 		for (size_t i = 0; i < n; i++)
 			a = (a ^ (unsigned char)p[i]) * 0x100000001B3ull;
 	uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xC2B2AE3D27D4EB4Full;
-	return (unsigned)(h >> 58) % VALUE_MEMO;
+	return (unsigned)(h >> (64 - VALUE_MEMO_BITS));
 }
 
 /*

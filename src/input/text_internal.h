@@ -276,7 +276,8 @@ struct vmsa_text_parser {
  * values, and what it counted in the traits.  Rejected lines are decoded
  * every time.
  */
-#define VALUE_MEMO 32  /* per event, by a hash of the text */
+#define VALUE_MEMO_BITS 9 /* per event, by a hash of the text: 512 texts (~280 KB) */
+#define VALUE_MEMO (1u << VALUE_MEMO_BITS)
 #define VALUE_TEXT 256 /* longer field texts are decoded every time */
 
 /* the traits a decoder counts */
