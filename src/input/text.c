@@ -189,6 +189,24 @@ const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t 
 static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
 
 /* "CPU:N [LOST M EVENTS]" and trace-cmd's forms at s: *ev is the marker */
+/*
+ * trace-cmd report -i a.dat -i b.dat names each file before its top
+ * buffer's lines as "%*s: cpus=%d", the file's base name padded to the
+ * longest: "a.dat: cpus=2", "  c.dat: cpus=2", and a name may hold spaces
+ * ("my run.dat: cpus=2").  A report of one file prints "cpus=2" alone.
+ */
+static bool report_file(const char *s, const char *e)
+{
+	while (e > s && is_sp(e[-1]))
+		e--;
+	const char *d = e;
+	while (d > s && is_digit(d[-1]))
+		d--;
+	static const char tag[] = ": cpus=";
+	size_t n = sizeof(tag) - 1;
+	return d < e && (size_t)(d - s) > n && memcmp(d - n, tag, n) == 0;
+}
+
 static bool lost_marker(const char *s, const char *e, struct vmsa_event *ev)
 {
 	uint64_t n;
@@ -245,7 +263,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 			return not_event(p, line, len, VMSA_LINE_LOST);
 		}
 		/* trace-cmd report of several files: "a.dat: cpus=2", one a file */
-		bool file_cpus = inst && starts(skip_sp(inst, e), e, "cpus=");
+		bool file_cpus = report_file(s, e);
 		p->traits.report_files += file_cpus;
 		/* the dialect is the first one a line shows */
 		if (p->traits.dialect == VMSA_DIALECT_UNKNOWN &&

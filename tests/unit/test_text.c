@@ -505,14 +505,19 @@ START_TEST(test_report_files)
 	static const char *const l[] = {
 		"cpus=2", " a.dat: cpus=2", "b-run.dat: cpus=4", "dat: cpu=2", "x: cpus",
 		"       dat:  a-1 [000] 1.0: mm_vmscan_kswapd_sleep: nid=0",
+		/* a name with spaces (trace-cmd prints the base name as it is),
+		 * trailing blanks; not: no digits, no name, other words after */
+		"my run.dat: cpus=2", "  c d.dat: cpus=16  ", "e.dat: cpus=", ": cpus=2",
+		"f.dat: cpus=2 x",
 	};
-	static const enum vmsa_line_kind k[] = {VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
-						VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
-						VMSA_LINE_IGNORED, VMSA_LINE_EVENT};
+	static const enum vmsa_line_kind k[] = {
+		VMSA_LINE_IGNORED, VMSA_LINE_IGNORED, VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
+		VMSA_LINE_IGNORED, VMSA_LINE_EVENT,   VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
+		VMSA_LINE_IGNORED, VMSA_LINE_IGNORED, VMSA_LINE_IGNORED};
 	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
 		ck_assert_int_eq(vmsa_text_parse_line(p, l[i], strlen(l[i]), &ev, &r), k[i]);
 	const struct vmsa_traits *t = vmsa_text_parser_traits(p);
-	ck_assert_uint_eq(t->report_files, 2);
+	ck_assert_uint_eq(t->report_files, 4);
 	ck_assert_int_eq(t->dialect, VMSA_DIALECT_FTRACE);
 	vmsa_text_parser_free(p);
 }
