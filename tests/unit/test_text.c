@@ -3,6 +3,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "vmsa/vmsa.h"
@@ -514,10 +515,14 @@ START_TEST(test_report_files)
 		VMSA_LINE_IGNORED, VMSA_LINE_IGNORED, VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
 		VMSA_LINE_IGNORED, VMSA_LINE_EVENT,   VMSA_LINE_IGNORED, VMSA_LINE_IGNORED,
 		VMSA_LINE_IGNORED, VMSA_LINE_IGNORED, VMSA_LINE_IGNORED};
-	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
-		ck_assert_int_eq(vmsa_text_parse_line(p, l[i], strlen(l[i]), &ev, &r), k[i]);
+	/* report_files after each line */
+	static const uint64_t files[] = {0, 1, 2, 2, 2, 2, 3, 4, 4, 4, 4};
 	const struct vmsa_traits *t = vmsa_text_parser_traits(p);
-	ck_assert_uint_eq(t->report_files, 4);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		ck_assert_int_eq(vmsa_text_parse_line(p, l[i], strlen(l[i]), &ev, &r), k[i]);
+		ck_assert_msg(t->report_files == files[i], "after \"%s\": %" PRIu64 " files", l[i],
+			      t->report_files);
+	}
 	ck_assert_int_eq(t->dialect, VMSA_DIALECT_FTRACE);
 	vmsa_text_parser_free(p);
 }
