@@ -490,12 +490,22 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		memcpy(quote[i].was, b + quote[i].off, quote[i].n);
 		memset(b + quote[i].off, ' ', quote[i].n);
 	}
-	/* does the joined line make an event?  (what decoding it counts is undone) */
+	/* does the joined line make an event?  (the trial leaves the parser as
+	 * it was: what decoding counts, and the instance that a lost-events
+	 * marker left for the line read next, which the line is) */
 	struct vmsa_traits t = p->traits;
+	const char *inst = p->pending_inst;
+	size_t inst_len = p->pending_len;
+	uint64_t reads[3] = {p->layout_reads, p->value_reads, p->template_reads};
 	struct vmsa_event ev;
 	enum vmsa_reject_reason why;
 	bool event = vmsa_text_parse_line(p, b, end, &ev, &why) == VMSA_LINE_EVENT;
 	p->traits = t;
+	p->pending_inst = inst;
+	p->pending_len = inst_len;
+	p->layout_reads = reads[0];
+	p->value_reads = reads[1];
+	p->template_reads = reads[2];
 	if (!event) {
 		for (size_t i = 0; i < nat; i++)
 			b[at[i]] = saved[i];
