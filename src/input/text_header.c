@@ -11,6 +11,8 @@
  *     <comm>-<pid> <cpu><flags> <ts>: <event>: <fields>
  *   the kernel's latency format (options/latency-format):
  *     <comm>-<pid> <cpu><flags> <N>us<mark>: <event>: <fields>
+ *   and with options/verbose too:
+ *     <comm> <pid> <cpu> <flags> <preempt> <index> [<hex us>] <ms>ms (+<ms>ms): <event>: <fields>
  *   trace-cmd report: "<instance>: " before the line of a buffer instance,
  *   "(+<delta>) " before the event name with --ts-diff; perf script: the
  *   sample's period there with -F +period.
@@ -327,6 +329,127 @@ static const char *lat_us(const char *t, const char *e, uint64_t *ns)
 	return d;
 }
 
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* p moved back over the spaces before it, not before s */
+static const char *skip_sp_back(const char *s, const char *p)
+{
+	while (p > s && is_sp(p[-1]))
+		p--;
+	return p;
+}
+
+/* The run of digits (hex: of hex digits) that ends at pe, at most max
+ * bytes, its value in *v: where it begins, or NULL when there is none */
+static const char *digits_before(const char *s, const char *pe, bool hex, size_t max,
+				 uint64_t *v)
+{
+	const char *d = pe;
+	while (d > s && (hex ? is_hex(d[-1]) : is_digit(d[-1])) && (size_t)(pe - d) < max)
+		d--;
+	if (d == pe || (d > s && !is_sp(d[-1])))
+		return NULL;
+	uint64_t x = 0;
+	for (const char *c = d; c < pe; c++)
+		x = x * (hex ? 16 : 10) + (uint64_t)(is_digit(*c) ? *c - '0' : *c - 'a' + 10);
+	*v = x;
+	return d;
+}
+
+/* "<digits>.<3 digits>ms" at p: past it, or NULL */
+static const char *msecs(const char *p, const char *e)
+{
+	const char *d = p;
+	while (d < e && is_digit(*d) && d - p < 20)
+		d++;
+	if (d == p || e - d < 6 || d[0] != '.' || !is_digit(d[1]) || !is_digit(d[2]) ||
+	    !is_digit(d[3]) || d[4] != 'm' || d[5] != 's')
+		return NULL;
+	return d + 6;
+}
+
+/*
+ * The kernel's verbose latency format (options/latency-format and
+ * options/verbose of a tracefs instance, trace or trace_pipe):
+ *   "%16s %7d %3d %d %08x %08lx [%08llx] %ld.%03ldms (+%ld.%03ldms): "
+ * the task's name right-aligned (it may hold spaces), its pid, the CPU, the
+ * irq flags as a number, the preempt count, the event's index; then the
+ * time in hex, microseconds of the trace clock, and in ms since the
+ * buffer's start and until the next event.  Where the clock does not count
+ * ns (counter, x86-tsc) the time is the clock's own count, in hex, and
+ * "%lld (+%lld): " follows it (2.6.35 printed the pid with %5d).
+ */
+static bool parse_header_verbose(const char *s, const char *first, const char *e,
+				 struct header *h)
+{
+	for (const char *q = find_byte(first, e, '['); q < e; q = find_byte(q + 1, e, '[')) {
+		if (q == first || !is_sp(q[-1]))
+			continue;
+		const char *x = q + 1;
+		while (x < e && is_hex(*x) && x - q <= 16)
+			x++;
+		size_t nx = (size_t)(x - q - 1);
+		if (nx < 8 || nx > 16 || e - x < 2 || x[0] != ']' || x[1] != ' ')
+			continue;
+		uint64_t ts = 0;
+		for (const char *c = q + 1; c < x; c++)
+			ts = ts * 16 + (uint64_t)(is_digit(*c) ? *c - '0' : *c - 'a' + 10);
+		/* the times after it */
+		const char *t = x + 2;
+		bool in_ns = (t = msecs(t, e)) != NULL;
+		if (in_ns) {
+			if (e - t < 3 || t[0] != ' ' || t[1] != '(' || t[2] != '+' ||
+			    !(t = msecs(t + 3, e)) || e - t < 2 || t[0] != ')' || t[1] != ':')
+				continue;
+			if (ts > UINT64_MAX / 1000)
+				continue;
+			ts *= 1000;
+		} else {
+			t = x + 2;
+			const char *d = t;
+			while (t < e && is_digit(*t))
+				t++;
+			if (t == d || e - t < 5 || t[0] != ' ' || t[1] != '(' || t[2] != '+')
+				continue;
+			d = t += 3;
+			while (t < e && is_digit(*t))
+				t++;
+			if (t == d || e - t < 2 || t[0] != ')' || t[1] != ':')
+				continue;
+		}
+		const char *after = t + 2; /* (past the ':') */
+		/* back from the '[': index, preempt count, flags, CPU, pid */
+		const char *p = q - 1;
+		uint64_t idx, preempt, flags, cpu, pid;
+		if (!(p = digits_before(s, p, true, 16, &idx)) || q - 1 - p < 8 || p == s ||
+		    !(p = digits_before(s, p - 1, true, 8, &preempt)) || q - p < 18 || p == s ||
+		    !(p = digits_before(s, skip_sp_back(s, p), false, 10, &flags)) || p == s ||
+		    !(p = digits_before(s, skip_sp_back(s, p), false, 8, &cpu)) || p == s ||
+		    !(p = digits_before(s, skip_sp_back(s, p), false, 10, &pid)) ||
+		    pid > INT32_MAX || cpu > 1u << 20)
+			continue;
+		(void)flags;
+		(void)preempt;
+		const char *ce = skip_sp_back(first, p);
+		if (ce == p || ce <= first)
+			continue; /* no space before the pid, or no name */
+		h->comm = first;
+		h->comm_len = (size_t)(ce - first);
+		h->pid = (int32_t)pid;
+		h->cpu = (int32_t)cpu;
+		h->perf = false;
+		h->ts = ts;
+		h->fine_ts = !in_ns;
+		h->first_lb = false;
+		h->cpu_col = q;
+		return name_after(after, e, h);
+	}
+	return false;
+}
+
 /* A line without a "[CPU]" column: its first word that is a timestamp
  * followed by ':' (not the first word: a task comes before it) */
 static bool parse_header_unbracketed(const char *s, const char *first, const char *e,
@@ -502,7 +625,7 @@ static bool parse_header_from(const char *s, const char *first, const char *e, s
 		h->first_lb = false;
 	}
 	h->first_lb = false; /* (so no task memo: a slower reading) */
-	return parse_header_unbracketed(s, first, e, h);
+	return parse_header_unbracketed(s, first, e, h) || parse_header_verbose(s, first, e, h);
 }
 
 

@@ -159,6 +159,28 @@ START_TEST(test_latency_format)
 }
 END_TEST
 
+START_TEST(test_verbose_latency)
+{
+	struct run r = analyze(NULL, FX("verbose-latency.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 15);
+	ck_assert_uint_eq(r.counts.lines_ignored, 9);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 6);
+	const struct vmsa_task_row *w = row(&r, "kworker/0:1", 23), *k = row(&r, "kswapd0", 47),
+				   *t = row(&r, "tmux: server", 1176);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->completed, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->latency_ns, 500000);
+	ck_assert_uint_eq(vmsa_row_ctx(w, VMSA_CTX_DIRECT)->end_nr_reclaimed, 8);
+	ck_assert_uint_eq(t->wakeup_kswapd, 1);
+	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 2000000);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->scanned_anon, 64);
+	ck_assert_uint_eq(r.sum->nrows, 3);
+	ck_assert_uint_eq(r.sum->first_ts_ns, 50000000000ull);
+	ck_assert_uint_eq(r.sum->last_ts_ns, 50002000000ull);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 START_TEST(test_perf_script_callchains)
 {
 	struct run r = analyze(NULL, FX("perf-script-callchains.txt"), NULL);
@@ -426,6 +448,7 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_quoted_instance);
 	tcase_add_test(tc, test_two_buffers);
 	tcase_add_test(tc, test_latency_format);
+	tcase_add_test(tc, test_verbose_latency);
 	tcase_add_test(tc, test_perf_script_callchains);
 	suite_add_tcase(s, tc);
 	return s;

@@ -54,6 +54,28 @@ static const struct line_case cases[] = {
 	 "         dd-88    [001]  2047.123456789: mm_vmscan_direct_reclaim_begin: order=0 "
 	 "gfp_flags=GFP_KERNEL",
 	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "dd", 88, 1, 2047123456789ull, 0, VMSA_CTX_DIRECT},
+	/* the kernel's options/latency-format with options/verbose: the time
+	 * in hex, us of the clock; a clock not in ns gives its count */
+	{"verbose latency format",
+	 "         kswapd0      25   0 1 00000001 0000002a [0000007b] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_wake: nid=0 zid=0 order=2",
+	 EV, 0, VMSA_EV_KSWAPD_WAKE, "kswapd0", 25, 0, 123000ull, 2},
+	{"verbose latency format, a name with a space, all-digit time",
+	 " tmux: server 1176  13 0 00000000 00ab12cd [00001388] 5.000ms (+2.000ms): "
+	 "mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL",
+	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "tmux: server", 1176, 13, 5000000ull, 0, VMSA_CTX_DIRECT},
+	{"verbose latency format of 2.6.35 (%5d pid), a counter clock",
+	 "              dd  1234   1 9 00000002 00000003 [00000000075bcd15] 123456789 (+0): "
+	 "mm_vmscan_direct_reclaim_end: nr_reclaimed=7",
+	 EV, 0, VMSA_EV_RECLAIM_END, "dd", 1234, 1, 123456789ull, -1, VMSA_CTX_DIRECT, 0, 7},
+	{"verbose latency format without its index: no header",
+	 "         kswapd0      25   0 1 00000001 [0000007b] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
+	{"verbose latency format, relative time not in ms: no header",
+	 "         kswapd0      25   0 1 00000001 0000002a [0000007b] 0.123ms (+5): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
 	{"integer timestamps (counter clock) are taken as ns",
 	 "  dd-88 [001] 123456: mm_vmscan_direct_reclaim_begin: order=0", EV, 0,
 	 VMSA_EV_RECLAIM_BEGIN, "dd", 88, 1, 123456, 0, VMSA_CTX_DIRECT},
