@@ -342,6 +342,15 @@ static const char *skip_sp_back(const char *s, const char *p)
 	return p;
 }
 
+/* The value of the digits [p, e), in base 16 or 10 (at most 16 or 19 of them) */
+static uint64_t digits_of(const char *p, const char *e, bool hex)
+{
+	uint64_t x = 0;
+	for (; p < e; p++)
+		x = x * (hex ? 16 : 10) + (uint64_t)(is_digit(*p) ? *p - '0' : *p - 'a' + 10);
+	return x;
+}
+
 /* The run of digits (hex: of hex digits) that ends at pe, at most max
  * bytes, its value in *v: where it begins, or NULL when there is none */
 static const char *digits_before(const char *s, const char *pe, bool hex, size_t max,
@@ -352,10 +361,7 @@ static const char *digits_before(const char *s, const char *pe, bool hex, size_t
 		d--;
 	if (d == pe || (d > s && !is_sp(d[-1])))
 		return NULL;
-	uint64_t x = 0;
-	for (const char *c = d; c < pe; c++)
-		x = x * (hex ? 16 : 10) + (uint64_t)(is_digit(*c) ? *c - '0' : *c - 'a' + 10);
-	*v = x;
+	*v = digits_of(d, pe, hex);
 	return d;
 }
 
@@ -394,9 +400,7 @@ static bool parse_header_verbose(const char *s, const char *first, const char *e
 		size_t nx = (size_t)(x - q - 1);
 		if (nx < 8 || nx > 16 || e - x < 2 || x[0] != ']' || x[1] != ' ')
 			continue;
-		uint64_t ts = 0;
-		for (const char *c = q + 1; c < x; c++)
-			ts = ts * 16 + (uint64_t)(is_digit(*c) ? *c - '0' : *c - 'a' + 10);
+		uint64_t ts = digits_of(q + 1, x, true);
 		/* the times after it */
 		const char *t = x + 2;
 		bool in_ns = (t = msecs(t, e)) != NULL;
