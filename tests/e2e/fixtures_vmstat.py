@@ -43,9 +43,18 @@ metadata.json (the rows and what each kernel cannot tell: docs/attribution.md):
     nodirect, flusholdest and flushforward it writes none.
   * highalloc (scenario ii) reclaims at high order.
 
-usage: fixtures_vmstat.py TOOL SOURCE_DIR WORKDIR [RESULT_DIR...]
+usage: fixtures_vmstat.py [--family FAMILY] TOOL SOURCE_DIR WORKDIR [RESULT_DIR...]
 With RESULT_DIRs (fresh kernel/run outputs), those are checked instead of the
-committed fixtures.
+committed fixtures, by the rules of their kernel family (6.1, 6.1-mglru, 6.12,
+6.12-mglru): the family their metadata.json says the guest ran (the major and
+minor of kernel_release, the guest's uname, and lru_gen_enabled, what the guest
+read from /sys/kernel/mm/lru_gen/enabled while the workload ran: multi-gen LRU
+when non-zero, and that must be what was asked, lru_gen).  --family names the
+family the caller asked for: it must equal the metadata's (a FAIL otherwise),
+and is the family of a result whose metadata predates those keys.  Without
+either, a RESULT_DIR under fixtures/<family>/ takes that family; any other
+fails.  The committed fixtures take the family of their directory (and
+fail if their metadata says another).
 """
 import glob
 import json
@@ -301,6 +310,26 @@ def rows(t, vm, cg):
     ]
 
 
+def metadata_family(meta):
+    """(family, None) as a kernel/run metadata.json says the guest ran it,
+    (None, None) when it predates kernel_release + lru_gen + lru_gen_enabled
+    (the first committed 6.1 captures), (None, why) when it says something
+    no family fits."""
+    rel, asked, read = (meta.get(k) for k in ("kernel_release", "lru_gen", "lru_gen_enabled"))
+    if rel is None or asked is None or read is None:
+        return None, None
+    m = re.match(r"(\d+\.\d+)\.", rel)
+    if not m or not re.fullmatch(r"0x[0-9a-fA-F]+", read):
+        return None, "kernel_release %r, lru_gen_enabled %r" % (rel, read)
+    mglru = int(read, 16) != 0
+    if asked != ("on" if mglru else "off"):
+        return None, "lru_gen %s asked, lru_gen_enabled %s read" % (asked, read)
+    family = m.group(1) + ("-mglru" if mglru else "")
+    if family not in KERNELS:
+        return None, "kernel_release %s, lru_gen_enabled %s: no family %s" % (rel, read, family)
+    return family, None
+
+
 def late_records(doc):
     """Records a live analysis read after a later one was handed out."""
     return sum(src.get("traits", {}).get("late_events", 0) for src in doc["input"]["sources"])
@@ -360,11 +389,22 @@ def lossy_dat(tool, label, dat, b, meta):
 
 
 def main():
-    tool, src, work = sys.argv[1:4]
+    args = sys.argv[1:]
+    given = None
+    if "--family" in args:
+        i = args.index("--family")
+        given = args[i + 1] if i + 1 < len(args) else None
+        del args[i:i + 2]
+        if given not in KERNELS or len(args) < 4:
+            print("usage: fixtures_vmstat.py [--family %s] TOOL SOURCE_DIR WORKDIR "
+                  "[RESULT_DIR...] (--family with RESULT_DIRs only)" % "|".join(KERNELS))
+            return 2
+    tool, src, work = args[:3]
+    fresh = args[3:]
     os.makedirs(work, exist_ok=True)
     # the single captures, and each setting's repeated run kept whole
     # (kernel/experiment --keep: runs/<i>/ with trace.txt.xz and trace.dat.xz)
-    dirs = sys.argv[4:] or sorted(os.path.dirname(m) for k in KERNELS for pattern in (
+    dirs = fresh or sorted(os.path.dirname(m) for k in KERNELS for pattern in (
         ("*", "*", "metadata.json"), ("*", "*", "runs", "*", "trace.txt.xz"))
         for m in glob.glob(os.path.join(src, "fixtures", k, *pattern)))
     if not dirs:
@@ -381,6 +421,29 @@ def main():
         # (the directory: <setting>, or <setting>-dat<KB>k for a trace.dat
         # recorded with a small buffer)
         label = "%s/%s/%s%s" % (family, meta["scenario"], os.path.basename(up), run)
+        said, why = metadata_family(meta)
+        under_fixtures = family in KERNELS and os.path.samefile(
+            os.path.dirname(os.path.dirname(os.path.dirname(up))), os.path.join(src, "fixtures"))
+        if not fresh:
+            # a committed fixture: the family of its directory, as always
+            # (a check only when its metadata says otherwise)
+            if why or (said and said != family):
+                check("%s: metadata.json says the family of its directory" % label, False,
+                      why or said)
+        else:
+            path_family = family if under_fixtures else None
+            family = said or given or path_family
+            if not under_fixtures:
+                label = "%s/%s/%s (%s)" % (family, meta["scenario"], meta["setting"], d)
+            how = "from metadata.json (kernel_release %s, lru_gen_enabled %s)" % (
+                meta.get("kernel_release"), meta.get("lru_gen_enabled")) if said else \
+                "from --family" if given else "from its directory" if path_family else ""
+            known = not why and family is not None and \
+                all(f in (None, family) for f in (given, path_family))
+            check("%s: kernel family %s%s" % (label, family, " " + how if how else ""), known,
+                  why or "--family %s, directory %s, metadata %s" % (given, path_family, said))
+            if not known:
+                continue
         lossy = meta.get("trace_dat_buffer_kb", 16384) != 16384
         dat = os.path.join(d, "trace.dat")
         dat = dat if os.path.exists(dat) else dat + ".xz"
