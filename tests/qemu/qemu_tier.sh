@@ -112,23 +112,30 @@ fi
 # the memcg phase) within 5x; pages scanned within 30x: how often dirty
 # pages under writeback are scanned again depends on TCG and disk timing
 # (reruns on a quiet host measured 1.2x-4.5x apart in scanning, up to 2.3x
-# in reclaim; with the host's 2 cores busy, 16x and 20x).
+# in reclaim; with the host's 2 cores busy, 16x and 20x). A count the trace
+# of that kernel and LRU cannot tell (6.1's multi-gen LRU traces no
+# isolation: pages scanned and reclaimed are null) is not compared when it
+# is unknown in both; known in one and not the other is a failure.
 "$tool" --format json --quiet "$src/fixtures/$fixdir/dirty-swap/upstream/trace.dat" > "$work/fixture.json"
 /usr/bin/python3 - "$work/host.json" "$work/fixture.json" <<'PY' && ok "counts of the same order as the committed run" || bad "counts differ from the committed run beyond the bounds"
 import json, sys
 a, b = (json.load(open(p))["totals"] for p in sys.argv[1:3])
 def both(t, key):
-    return t["direct"][key] + t["kswapd"][key]
+    x, y = t["direct"][key], t["kswapd"][key]
+    return None if x is None or y is None else x + y
 checks = [("direct reclaims", a["direct"]["reclaims"], b["direct"]["reclaims"], 5),
           ("pages reclaimed", both(a, "pages_reclaimed"), both(b, "pages_reclaimed"), 5),
           ("memcg pages scanned", a["memcg"]["pages_scanned"], b["memcg"]["pages_scanned"], 5),
           ("pages scanned", both(a, "pages_scanned"), both(b, "pages_scanned"), 30)]
-good = True
+good, compared = True, 0
 for what, x, y, k in checks:
-    fine = x > 0 and y > 0 and max(x, y) <= k * min(x, y)
-    good = good and fine
-    print("  %s: fresh %d, committed %d (bound %dx)%s" % (what, x, y, k, "" if fine else " FAIL"))
-sys.exit(0 if good else 1)
+    if x is None and y is None:
+        print("  %s: unknown in both (this trace cannot tell it)" % what)
+        continue
+    fine = x is not None and y is not None and x > 0 and y > 0 and max(x, y) <= k * min(x, y)
+    good, compared = good and fine, compared + 1
+    print("  %s: fresh %s, committed %s (bound %dx)%s" % (what, x, y, k, "" if fine else " FAIL"))
+sys.exit(0 if good and compared else 1)
 PY
 /usr/bin/python3 - "$work/host-dat.json" "$work/dirty-swap/guest-analysis.json" <<'PY' && ok "the analyzer inside the guest agrees with the host" || bad "guest vs host analysis"
 import json, sys
