@@ -111,9 +111,10 @@ os.makedirs(wd)
 settings = []
 for name, d, f in inputs:
     # the settings' captures (not a trace.dat recorded with a small buffer
-    # beside one: <setting>-dat<KB>k, kernel/save-fixture)
+    # beside one: <setting>-dat<KB>k, nor the run of a capture whose text is
+    # in the latency format: <setting>-lat, <setting>-verbose; kernel/save-fixture)
     if name.startswith("6.1-dirty-swap-") and name.endswith("-dat") and \
-            not re.search(r"-dat\d+k-dat$", name):
+            not re.search(r"-(dat\d+k|lat|verbose)-dat$", name):
         setting = name[len("6.1-dirty-swap-"):-len("-dat")]
         rc, out, err = run(["-f", "json", f], d)
         with open(os.path.join(wd, setting + ".json"), "wb") as g:
