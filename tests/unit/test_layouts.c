@@ -386,6 +386,81 @@ START_TEST(test_header_template)
 }
 END_TEST
 
+/* (a small deterministic generator: the same lines on every run) */
+static uint32_t rnd(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+static size_t pick(uint32_t *x, char *o, const char *from, size_t n)
+{
+	size_t k = strlen(from);
+	for (size_t i = 0; i < n; i++)
+		o[i] = from[rnd(x) % k];
+	return n;
+}
+
+/*
+ * Generated headers: lines of a few tasks, each line's columns from its '['
+ * to its event name drawn at random (CPU, flags, spaces and tabs, the
+ * timestamp's digits on both sides of the point, what may stand between the
+ * timestamp and the name, the name), mostly near its task's last line so
+ * that templates are taught and then read, sometimes not digits where the
+ * template has them.  Every line through all three decoders (both()).
+ */
+START_TEST(test_generated_headers)
+{
+	static const char *const task[] = {"               b-1       ", "kworker/u4:2-1234 ",
+					   "          <...>-77    ", "  a b-9 "};
+	static const char *const name[] = {
+		"mm_vmscan_kswapd_sleep: nid=0", "mm_vmscan_kswapd_wake: nid=0 zid=1 order=3",
+		"mm_vmscan_direct_reclaim_end: nr_reclaimed=7", "vmscan:mm_vmscan_kswapd_sleep: nid=1",
+		"mm_vmscan_kswapd_sleep:", "mm_vmscan_x: n=0", "sched_switch: prev_pid=1",
+		"mm_vmscan_kswapd sleep: nid=0"};
+	static const char *const between[] = {": ", ":  ", ":\t", ": (+12) ", ": 100 ", " ",
+					      ": : ", ":"};
+	struct pair p;
+	pair_init(&p);
+	uint32_t x = 2463534242u;
+	char line[256];
+	for (int i = 0; i < 60000; i++) {
+		uint32_t r = rnd(&x);
+		size_t n = 0;
+		const char *t = task[r % 4];
+		memcpy(line, t, strlen(t));
+		n += strlen(t);
+		/* most lines keep their task's usual widths: templates read them */
+		bool odd = (r >> 4) % 8 == 0;
+		line[n++] = '[';
+		n += pick(&x, line + n, odd ? "0123456789a" : "0123456789", odd ? 1 + rnd(&x) % 4 : 3);
+		line[n++] = ']';
+		line[n++] = ' ';
+		size_t fw = odd ? rnd(&x) % 6 : 5;
+		n += pick(&x, line + n, (r >> 8) % 4 ? ".dNhHsSbBX" : ".dN1h2:", fw);
+		n += pick(&x, line + n, odd ? " \t" : " ", odd ? 1 + rnd(&x) % 5 : 4);
+		n += pick(&x, line + n, "0123456789", 1 + (odd ? rnd(&x) % 10 : (r >> 14) % 8 == 0));
+		line[n++] = '.';
+		n += pick(&x, line + n, odd ? "0123456789a" : "0123456789",
+			  odd ? rnd(&x) % 11 : 6 + 3 * ((r >> 17) % 8 == 0));
+		const char *b = between[(r >> 20) % 16 < 9 ? 0 : (r >> 20) % 8];
+		memcpy(line + n, b, strlen(b));
+		n += strlen(b);
+		const char *nm = name[(r >> 24) % 16 < 9 ? 0 : (r >> 24) % 8];
+		memcpy(line + n, nm, strlen(nm));
+		n += strlen(nm);
+		both(&p, line, n);
+	}
+	ck_assert_uint_gt(p.events, 20000);
+#ifdef __SSE2__ /* most lines after a task's first read by its template */
+	ck_assert_uint_gt(vmsa_text_parser_template_reads(p.all), 10000);
+#endif
+	pair_free(&p);
+}
+END_TEST
+
 /* Every line of the fixtures, real captures included, in order. */
 static void whole_file(struct pair *p, const char *cmd)
 {
@@ -433,6 +508,7 @@ Suite *layouts_suite(void)
 	tcase_add_test(tc, test_partial_values);
 	tcase_add_test(tc, test_task_memo);
 	tcase_add_test(tc, test_header_template);
+	tcase_add_test(tc, test_generated_headers);
 	tcase_add_test(tc, test_fixture_files);
 	suite_add_tcase(s, tc);
 	return s;
