@@ -386,7 +386,7 @@ static const char *msecs(const char *p, const char *e)
  * time in hex, microseconds of the trace clock, and in ms since the
  * buffer's start and until the next event.  Where the clock does not count
  * ns (counter, x86-tsc) the time is the clock's own count, in hex, and
- * "%lld (+%lld): " follows it (2.6.35 printed the pid with %5d).
+ * "%lld (+%lld): " follows it (older kernels printed the pid narrower, "%5d").
  */
 static bool parse_header_verbose(const char *s, const char *first, const char *e,
 				 struct header *h)

@@ -64,7 +64,7 @@ static const struct line_case cases[] = {
 	 " tmux: server 1176  13 0 00000000 00ab12cd [00001388] 5.000ms (+2.000ms): "
 	 "mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL",
 	 EV, 0, VMSA_EV_RECLAIM_BEGIN, "tmux: server", 1176, 13, 5000000ull, 0, VMSA_CTX_DIRECT},
-	{"verbose latency format of 2.6.35 (%5d pid), a counter clock",
+	{"verbose latency format, a narrower pid column (%5d, older kernels), a counter clock",
 	 "              dd  1234   1 9 00000002 00000003 [00000000075bcd15] 123456789 (+0): "
 	 "mm_vmscan_direct_reclaim_end: nr_reclaimed=7",
 	 EV, 0, VMSA_EV_RECLAIM_END, "dd", 1234, 1, 123456789ull, -1, VMSA_CTX_DIRECT, 0, 7},
