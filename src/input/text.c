@@ -490,9 +490,10 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		memcpy(quote[i].was, b + quote[i].off, quote[i].n);
 		memset(b + quote[i].off, ' ', quote[i].n);
 	}
-	/* does the joined line make an event?  (the trial leaves the parser as
-	 * it was: what decoding counts, and the instance that a lost-events
-	 * marker left for the line read next, which the line is) */
+	/* does the joined line make an event?  (the trial leaves what decoding
+	 * counts as it was, and the instance that a lost-events marker left
+	 * for the line read next, which the line is; the caches it fills, the
+	 * task memo and remembered values, are the caller's as any line's) */
 	struct vmsa_traits t = p->traits;
 	const char *inst = p->pending_inst;
 	size_t inst_len = p->pending_len;

@@ -412,13 +412,20 @@ static bool parse_header_verbose(const char *s, const char *first, const char *e
 				continue;
 			ts *= 1000;
 		} else {
+			/* (%lld of unsigned differences: negative where clocks not
+			 * in ns are out of step between CPUs) */
 			t = x + 2;
+			if (t < e && *t == '-')
+				t++;
 			const char *d = t;
 			while (t < e && is_digit(*t))
 				t++;
 			if (t == d || e - t < 5 || t[0] != ' ' || t[1] != '(' || t[2] != '+')
 				continue;
-			d = t += 3;
+			t += 3;
+			if (t < e && *t == '-')
+				t++;
+			d = t;
 			while (t < e && is_digit(*t))
 				t++;
 			if (t == d || e - t < 2 || t[0] != ')' || t[1] != ':')
@@ -426,22 +433,27 @@ static bool parse_header_verbose(const char *s, const char *first, const char *e
 		}
 		const char *after = t + 2; /* (past the ':') */
 		/* back from the '[': index, preempt count, flags, CPU, pid */
-		const char *p = q - 1;
+		const char *ix, *pc, *p;
 		uint64_t idx, preempt, flags, cpu, pid;
-		if (!(p = digits_before(s, p, true, 16, &idx)) || q - 1 - p < 8 || p == s ||
-		    !(p = digits_before(s, p - 1, true, 8, &preempt)) || q - p < 18 || p == s ||
-		    !(p = digits_before(s, skip_sp_back(s, p), false, 10, &flags)) || p == s ||
-		    !(p = digits_before(s, skip_sp_back(s, p), false, 8, &cpu)) || p == s ||
-		    !(p = digits_before(s, skip_sp_back(s, p), false, 10, &pid)) ||
+		if (!(ix = digits_before(s, q - 1, true, 16, &idx)) || q - 1 - ix < 8 || ix == s ||
+		    !(pc = digits_before(s, ix - 1, true, 8, &preempt)) || ix - 1 - pc != 8 ||
+		    pc == s || !(p = digits_before(s, skip_sp_back(s, pc), false, 10, &flags)) ||
+		    p == s || !(p = digits_before(s, skip_sp_back(s, p), false, 8, &cpu)) ||
+		    p == s || !(p = digits_before(s, skip_sp_back(s, p), false, 10, &pid)) ||
 		    pid > INT32_MAX || cpu > 1u << 20)
 			continue;
 		(void)flags;
 		(void)preempt;
-		const char *ce = skip_sp_back(first, p);
-		if (ce == p || ce <= first)
-			continue; /* no space before the pid, or no name */
-		h->comm = first;
-		h->comm_len = (size_t)(ce - first);
+		if (p == first) {
+			/* a task without a name ("%16s" of ""): unknown, as a cut
+			 * task column is in the usual format */
+			h->comm = vmsa_unknown_comm;
+			h->comm_len = sizeof(vmsa_unknown_comm) - 1;
+		} else {
+			/* (digits_before() saw a blank before the pid) */
+			h->comm = first;
+			h->comm_len = (size_t)(skip_sp_back(first, p) - first);
+		}
 		h->pid = (int32_t)pid;
 		h->cpu = (int32_t)cpu;
 		h->perf = false;

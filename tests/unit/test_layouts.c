@@ -386,6 +386,41 @@ START_TEST(test_header_template)
 }
 END_TEST
 
+/*
+ * --unwrap's trial parse of a joined line counts no read of its own: the
+ * counters of the shortcuts say what the lines read for the caller did.
+ */
+START_TEST(test_unwrap_trial)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason why;
+	/* a task's line and a template first, so that the trial could use both */
+	static const char *const first[] = {
+		"  a-1 [000] 1.000000: mm_vmscan_kswapd_wake: nid=0 order=0",
+		"  a-1 [000] 1.000001: mm_vmscan_kswapd_wake: nid=0 order=0",
+		"  a-1 [000] 1.000002: mm_vmscan_kswapd_wake: nid=0 order=0"};
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(vmsa_text_parse_line(p, first[i], strlen(first[i]), &ev, &why),
+				 VMSA_LINE_EVENT);
+	uint64_t reads[3] = {vmsa_text_parser_layout_reads(p), vmsa_text_parser_value_reads(p),
+			     vmsa_text_parser_template_reads(p)};
+	char b[] = "  a-1 [000] 1.000003: mm_vmscan_kswapd_wake: nid=0\norder=0\n";
+	struct vmsa_source_counts c;
+	memset(&c, 0, sizeof(c));
+	unsigned joined = 0;
+	size_t len = (size_t)(strchr(b, '\n') - b);
+	size_t end = vmsa_text_unwrap(p, &c, b, len, strlen(b), true, &joined);
+	ck_assert_uint_eq(joined, 1);
+	ck_assert_uint_eq(end, strlen(b) - 1);
+	ck_assert_uint_eq(vmsa_text_parser_layout_reads(p), reads[0]);
+	ck_assert_uint_eq(vmsa_text_parser_value_reads(p), reads[1]);
+	ck_assert_uint_eq(vmsa_text_parser_template_reads(p), reads[2]);
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
 /* (a small deterministic generator: the same lines on every run) */
 static uint32_t rnd(uint32_t *x)
 {
@@ -509,6 +544,7 @@ Suite *layouts_suite(void)
 	tcase_add_test(tc, test_task_memo);
 	tcase_add_test(tc, test_header_template);
 	tcase_add_test(tc, test_generated_headers);
+	tcase_add_test(tc, test_unwrap_trial);
 	tcase_add_test(tc, test_fixture_files);
 	suite_add_tcase(s, tc);
 	return s;

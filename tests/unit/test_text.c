@@ -68,6 +68,34 @@ static const struct line_case cases[] = {
 	 "              dd  1234   1 9 00000002 00000003 [00000000075bcd15] 123456789 (+0): "
 	 "mm_vmscan_direct_reclaim_end: nr_reclaimed=7",
 	 EV, 0, VMSA_EV_RECLAIM_END, "dd", 1234, 1, 123456789ull, -1, VMSA_CTX_DIRECT, 0, 7},
+	{"verbose latency format, a task without a name",
+	 "                      1234   0 1 00000000 00000001 [0000007b] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 EV, 0, VMSA_EV_KSWAPD_SLEEP, "<...>", 1234, 0, 123000ull},
+	{"verbose latency format, negative counter times (clocks out of step)",
+	 "              dd  1234   1 9 00000002 00000003 [0000000000000010] -5 (+-7): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 EV, 0, VMSA_EV_KSWAPD_SLEEP, "dd", 1234, 1, 16ull},
+	{"verbose latency format, the largest us time that fits in ns",
+	 "         kswapd0      25   0 1 00000001 0000002a [004189374bc6a7ef] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 EV, 0, VMSA_EV_KSWAPD_SLEEP, "kswapd0", 25, 0, 18446744073709551000ull},
+	{"verbose latency format, a us time past what ns hold: no header",
+	 "         kswapd0      25   0 1 00000001 0000002a [004189374bc6a7f0] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
+	{"verbose latency format, a pid past 2^31 - 1: no header",
+	 "         kswapd0 2147483648   0 1 00000001 0000002a [0000007b] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
+	{"verbose latency format, a CPU past 2^20: no header",
+	 "         kswapd0      25 1048577 1 00000001 0000002a [0000007b] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
+	{"verbose latency format, a preempt count of 7 digits: no header",
+	 "         kswapd0      25   0 1 0000001 00000002aa [0000007b] 0.123ms (+0.005ms): "
+	 "mm_vmscan_kswapd_sleep: nid=0",
+	 REJ, VMSA_REJECT_BAD_HEADER},
 	{"verbose latency format without its index: no header",
 	 "         kswapd0      25   0 1 00000001 [0000007b] 0.123ms (+0.005ms): "
 	 "mm_vmscan_kswapd_sleep: nid=0",
