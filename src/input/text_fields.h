@@ -259,8 +259,9 @@ static inline void decoder_traits_since(struct decoder_traits *d, const struct v
 #undef DT_SINCE
 }
 
-/* A hash of [p, p + n), n <= VALUE_TEXT: 16 bytes a step, the last 16 overlapping. */
-static inline unsigned text_hash(const char *p, size_t n)
+/* A hash of [p, p + n), n <= VALUE_TEXT: 16 bytes a step, the last 16
+ * overlapping; its top bits (1 .. 32 of them) */
+static inline unsigned text_hash(const char *p, size_t n, unsigned bits)
 {
 	uint64_t a = n, b = 0;
 #ifdef __SSE2__
@@ -279,7 +280,7 @@ static inline unsigned text_hash(const char *p, size_t n)
 		for (size_t i = 0; i < n; i++)
 			a = (a ^ (unsigned char)p[i]) * 0x100000001B3ull;
 	uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xC2B2AE3D27D4EB4Full;
-	return (unsigned)(h >> (64 - VALUE_MEMO_BITS));
+	return (unsigned)(h >> (64 - bits));
 }
 
 /*
@@ -309,7 +310,15 @@ static inline struct value_memo *value_slot(struct vmsa_text_parser *p, int id, 
 	}
 	uint32_t window = vt->probed ? VALUE_PROBE : VALUE_FIRST;
 	if (++vt->lines == window) {
-		if (vt->found < window / 32) {
+		if (vt->probed && vt->found < window / 8 * 7 && vt->bits < VALUE_MEMO_BITS) {
+			/* more slots, before anything is given up (texts that come
+			 * back among more than the small table holds look like
+			 * texts that do not: the next probe tells them apart); the
+			 * remembered ones go, the next lines remember anew */
+			free(p->value_memo[id]);
+			p->value_memo[id] = NULL;
+			vt->bits = VALUE_MEMO_BITS;
+		} else if (vt->found < window / 32) {
 			if (!vt->partial && p->layout[id].learned && p->layout[id].lead)
 				vt->partial = true;
 			else if (vt->probed)
@@ -323,9 +332,13 @@ static inline struct value_memo *value_slot(struct vmsa_text_parser *p, int id, 
 	*n = (size_t)(e - *t);
 	if (*n == 0 || *n > VALUE_TEXT)
 		return NULL;
-	if (!p->value_memo[id] && !(p->value_memo[id] = calloc(VALUE_MEMO, sizeof(struct value_memo))))
-		return NULL; /* decoded every time */
-	return &p->value_memo[id][text_hash(*t, *n)];
+	if (!p->value_memo[id]) {
+		if (!vt->bits)
+			vt->bits = VALUE_MEMO_FIRST_BITS;
+		if (!(p->value_memo[id] = calloc((size_t)1 << vt->bits, sizeof(struct value_memo))))
+			return NULL; /* decoded every time */
+	}
+	return &p->value_memo[id][text_hash(*t, *n, vt->bits)];
 }
 
 #endif

@@ -36,6 +36,7 @@ struct value_tally {
 	uint32_t lines, found, pause;
 	bool probed;  /* the first, short probe is over */
 	bool partial; /* looked up by the text from the first field read on */
+	uint8_t bits; /* the table's slots: 1 << bits (0: none yet) */
 };
 
 /* ---- the header: task, pid, cpu, timestamp, event name ----------- */
@@ -276,8 +277,12 @@ struct vmsa_text_parser {
  * values, and what it counted in the traits.  Rejected lines are decoded
  * every time.
  */
-#define VALUE_MEMO_BITS 9 /* per event, by a hash of the text: 512 texts (~280 KB) */
-#define VALUE_MEMO (1u << VALUE_MEMO_BITS)
+/* per event, by a hash of the text: 32 texts (~18 KB) at first, 512 (~280 KB)
+ * once a probe finds fewer than 7 in 8 (the generated text's shrink_inactive
+ * lines come back among 232 texts, which 32 slots found 22% of), so that an
+ * input of a few lines, or one of thousands of per-CPU files, keeps little */
+#define VALUE_MEMO_FIRST_BITS 5
+#define VALUE_MEMO_BITS 9
 #define VALUE_TEXT 256 /* longer field texts are decoded every time */
 
 /* the traits a decoder counts */
