@@ -188,7 +188,6 @@ const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t 
 /* a copy, not memset: gcc makes that "rep stos", slow to start */
 static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
 
-/* "CPU:N [LOST M EVENTS]" and trace-cmd's forms at s: *ev is the marker */
 /*
  * trace-cmd report -i a.dat -i b.dat names each file before its top
  * buffer's lines as "%*s: cpus=%d", the file's base name padded to the
@@ -207,6 +206,7 @@ static bool report_file(const char *s, const char *e)
 	return d < e && (size_t)(d - s) > n && memcmp(d - n, tag, n) == 0;
 }
 
+/* "CPU:N [LOST M EVENTS]" and trace-cmd's forms at s: *ev is the marker */
 static bool lost_marker(const char *s, const char *e, struct vmsa_event *ev)
 {
 	uint64_t n;

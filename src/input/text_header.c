@@ -28,6 +28,14 @@
 
 const char vmsa_unknown_comm[6] = "<...>";
 
+/* p moved back over the spaces before it, not before s */
+static const char *skip_sp_back(const char *s, const char *p)
+{
+	while (p > s && is_sp(p[-1]))
+		p--;
+	return p;
+}
+
 /* first: where the line's leading spaces end (skip_sp(s, e)) */
 static bool parse_pid(const char *s, const char *first, const char *pe, struct header *h)
 {
@@ -63,8 +71,7 @@ static bool parse_pid(const char *s, const char *first, const char *pe, struct h
 	}
 	const char *cs = first < ce ? first : ce; /* skip_sp(s, ce) */
 	if (h->perf)
-		while (ce > cs && is_sp(ce[-1]))
-			ce--;
+		ce = skip_sp_back(cs, ce);
 	h->comm = cs;
 	h->comm_len = (size_t)(ce - cs);
 	if (!h->comm_len) {
@@ -276,9 +283,7 @@ bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
 static bool header_at_ts(const char *s, const char *first, const char *t, const char *e,
 			 const char *colon, struct header *h)
 {
-	const char *pe = t;
-	while (pe > s && is_sp(pe[-1]))
-		pe--;
+	const char *pe = skip_sp_back(s, t);
 	const char *w = pe; /* the word before the timestamp */
 	while (w > s && !is_sp(w[-1]))
 		w--;
@@ -291,8 +296,7 @@ static bool header_at_ts(const char *s, const char *first, const char *t, const 
 			(*c >= 'A' && *c <= 'Z');
 	if (flags) {
 		/* latency format: "-<pid>" before the CPU and its flags */
-		while (w > s && is_sp(w[-1]))
-			w--;
+		w = skip_sp_back(s, w);
 		if (!parse_pid(s, first, w, h) || h->perf)
 			return false;
 		h->cpu = (int32_t)cpu;
@@ -334,14 +338,6 @@ static bool is_hex(char c)
 	return is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
-/* p moved back over the spaces before it, not before s */
-static const char *skip_sp_back(const char *s, const char *p)
-{
-	while (p > s && is_sp(p[-1]))
-		p--;
-	return p;
-}
-
 /* The value of the digits [p, e), in base 16 or 10 (at most 16 or 19 of them) */
 static uint64_t digits_of(const char *p, const char *e, bool hex)
 {
@@ -365,14 +361,22 @@ static const char *digits_before(const char *s, const char *pe, bool hex, size_t
 	return d;
 }
 
-/* "<digits>.<3 digits>ms" at p: past it, or NULL */
-static const char *msecs(const char *p, const char *e)
+/* A time of the verbose latency format at p: "<digits>.<3 digits>ms" where
+ * the clock counts ns, else the clock's count "%lld" (negative where such
+ * clocks are out of step between CPUs); past it, or NULL */
+static const char *lat_time(const char *p, const char *e, bool in_ns)
 {
+	if (!in_ns && p < e && *p == '-')
+		p++;
 	const char *d = p;
-	while (d < e && is_digit(*d) && d - p < 20)
+	while (d < e && is_digit(*d) && (!in_ns || d - p < 20))
 		d++;
-	if (d == p || e - d < 6 || d[0] != '.' || !is_digit(d[1]) || !is_digit(d[2]) ||
-	    !is_digit(d[3]) || d[4] != 'm' || d[5] != 's')
+	if (d == p)
+		return NULL;
+	if (!in_ns)
+		return d;
+	if (e - d < 6 || d[0] != '.' || !is_digit(d[1]) || !is_digit(d[2]) || !is_digit(d[3]) ||
+	    d[4] != 'm' || d[5] != 's')
 		return NULL;
 	return d + 6;
 }
@@ -401,35 +405,18 @@ static bool parse_header_verbose(const char *s, const char *first, const char *e
 		if (nx < 8 || nx > 16 || e - x < 2 || x[0] != ']' || x[1] != ' ')
 			continue;
 		uint64_t ts = digits_of(q + 1, x, true);
-		/* the times after it */
-		const char *t = x + 2;
-		bool in_ns = (t = msecs(t, e)) != NULL;
+		/* the times after it: since the buffer's start, "(+" until the next */
+		const char *t = lat_time(x + 2, e, true);
+		bool in_ns = t != NULL;
+		if (!in_ns)
+			t = lat_time(x + 2, e, false);
+		if (!t || e - t < 3 || t[0] != ' ' || t[1] != '(' || t[2] != '+' ||
+		    !(t = lat_time(t + 3, e, in_ns)) || e - t < 2 || t[0] != ')' || t[1] != ':')
+			continue;
 		if (in_ns) {
-			if (e - t < 3 || t[0] != ' ' || t[1] != '(' || t[2] != '+' ||
-			    !(t = msecs(t + 3, e)) || e - t < 2 || t[0] != ')' || t[1] != ':')
-				continue;
 			if (ts > UINT64_MAX / 1000)
 				continue;
 			ts *= 1000;
-		} else {
-			/* (%lld of unsigned differences: negative where clocks not
-			 * in ns are out of step between CPUs) */
-			t = x + 2;
-			if (t < e && *t == '-')
-				t++;
-			const char *d = t;
-			while (t < e && is_digit(*t))
-				t++;
-			if (t == d || e - t < 5 || t[0] != ' ' || t[1] != '(' || t[2] != '+')
-				continue;
-			t += 3;
-			if (t < e && *t == '-')
-				t++;
-			d = t;
-			while (t < e && is_digit(*t))
-				t++;
-			if (t == d || e - t < 2 || t[0] != ')' || t[1] != ':')
-				continue;
 		}
 		const char *after = t + 2; /* (past the ':') */
 		/* back from the '[': index, preempt count, flags, CPU, pid */
@@ -498,18 +485,14 @@ static bool try_cpu_at(const char *s, const char *first, const char *q, const ch
 	if (!vmsa_text_cpu_to_name(q, e, h))
 		return false;
 	/* the task and pid before [CPU], skipping a "(TGID)" column */
-	const char *pe = q;
-	while (pe > s && is_sp(pe[-1]))
-		pe--;
+	const char *pe = skip_sp_back(s, q);
 	if (pe > s && pe[-1] == ')') {
 		const char *o = pe - 1;
 		while (o > s && o[-1] != '(')
 			o--;
 		if (o == s)
 			return false;
-		pe = o - 1;
-		while (pe > s && is_sp(pe[-1]))
-			pe--;
+		pe = skip_sp_back(s, o - 1);
 	}
 	return parse_pid(s, first, pe, h);
 }
@@ -557,9 +540,7 @@ static bool line_start_from(const char *s, const char *first, const char *e)
 			r++;
 		if (r == q + 1 || r == e || *r != ']')
 			continue;
-		const char *pe = q;
-		while (pe > s && is_sp(pe[-1]))
-			pe--;
+		const char *pe = skip_sp_back(s, q);
 		struct header h;
 		if (parse_pid(s, first, pe, &h))
 			return true;
