@@ -34,27 +34,43 @@ static inline int parse_text(int (*parse)(struct vmsa_doc **, const char *), con
 	return err;
 }
 
+/* A source reading @text from *tmp, a file made for it (fclose() it after) */
+static inline struct vmsa_source *text_source(const char *text, FILE **tmp)
+{
+	struct vmsa_source *src;
+	*tmp = tmpfile();
+	ck_assert_ptr_nonnull(*tmp);
+	fputs(text, *tmp);
+	fflush(*tmp);
+	rewind(*tmp);
+	ck_assert_int_eq(vmsa_source_open_text_fd(&src, fileno(*tmp), "test"), 0);
+	return src;
+}
+
 /* Analyse @text (or the file @path when text is NULL). */
 static inline struct run analyze(const char *text, const char *path,
 				 const struct vmsa_stats_options *opts)
 {
-	struct run r;
-	memset(&r, 0, sizeof(r));
 	struct vmsa_source *src;
 	FILE *tmp = NULL;
-	if (text) {
-		tmp = tmpfile();
-		ck_assert_ptr_nonnull(tmp);
-		fputs(text, tmp);
-		fflush(tmp);
-		rewind(tmp);
-		ck_assert_int_eq(vmsa_source_open_text_fd(&src, fileno(tmp), "test"), 0);
-	} else {
+	if (text)
+		src = text_source(text, &tmp);
+	else
 		ck_assert_int_eq(vmsa_source_open_path(&src, path), 0);
-	}
-	r = analyze_source(src, opts);
+	struct run r = analyze_source(src, opts);
 	if (tmp)
 		fclose(tmp);
+	return r;
+}
+
+/* Analyse @text read with --unwrap (vmsa_source_set_unwrap()) */
+static inline struct run analyze_unwrapped(const char *text)
+{
+	FILE *tmp;
+	struct vmsa_source *src = text_source(text, &tmp);
+	vmsa_source_set_unwrap(src, 1);
+	struct run r = analyze_source(src, NULL);
+	fclose(tmp);
 	return r;
 }
 

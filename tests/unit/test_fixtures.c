@@ -386,18 +386,11 @@ START_TEST(test_unwrap)
 	vmsa_summary_free(r.sum);
 	/* a line after a broken first line, that does not make an event with it:
 	 * left alone, both lines counted as they are */
-	FILE *f = tmpfile();
-	ck_assert_ptr_nonnull(f);
-	fputs("            java-3101  [002] .....  7301.000100:\n"
-	      "see the graph: attached\n"
-	      "            java-3101  [002] .....  7301.000200: mm_vmscan_direct_reclaim_end:\n"
-	      "nr_reclaimed=3\n",
-	      f);
-	fflush(f);
-	rewind(f);
-	ck_assert_int_eq(vmsa_source_open_text_fd(&src, fileno(f), "mail"), 0);
-	vmsa_source_set_unwrap(src, 1);
-	r = analyze_source(src, NULL);
+	r = analyze_unwrapped("            java-3101  [002] .....  7301.000100:\n"
+			      "see the graph: attached\n"
+			      "            java-3101  [002] .....  7301.000200: "
+			      "mm_vmscan_direct_reclaim_end:\n"
+			      "nr_reclaimed=3\n");
 	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 1);
 	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 1);
 	ck_assert_uint_eq(r.counts.lines_read, 4);
@@ -405,27 +398,17 @@ START_TEST(test_unwrap)
 	ck_assert_uint_eq(r.counts.lines_ignored, 2);
 	ck_assert_uint_eq(r.t.unmatched_ends, 1); /* the end, joined */
 	vmsa_summary_free(r.sum);
-	fclose(f);
 	/* trace-cmd report prints the record after an instance's lost-events
 	 * marker without the instance's name: broken, it is still the instance's */
-	f = tmpfile();
-	ck_assert_ptr_nonnull(f);
-	fputs("cpus=2\n"
-	      "  dat: CPU:0 [LOST 3 EVENTS]\n"
-	      "  a-1 [000] 1.000000: mm_vmscan_kswapd_wake: nid=0\n"
-	      "order=0\n"
-	      "  dat:  a-1 [000] 2.000000: mm_vmscan_kswapd_sleep: nid=0\n",
-	      f);
-	fflush(f);
-	rewind(f);
-	ck_assert_int_eq(vmsa_source_open_text_fd(&src, fileno(f), "mail"), 0);
-	vmsa_source_set_unwrap(src, 1);
-	r = analyze_source(src, NULL);
+	r = analyze_unwrapped("cpus=2\n"
+			      "  dat: CPU:0 [LOST 3 EVENTS]\n"
+			      "  a-1 [000] 1.000000: mm_vmscan_kswapd_wake: nid=0\n"
+			      "order=0\n"
+			      "  dat:  a-1 [000] 2.000000: mm_vmscan_kswapd_sleep: nid=0\n");
 	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 1);
 	ck_assert_uint_eq(r.counts.lines_analyzed, 3);
 	ck_assert_uint_eq(r.sum->sources[0].traits.top_buffer_events, 0);
 	vmsa_summary_free(r.sum);
-	fclose(f);
 }
 END_TEST
 
