@@ -233,7 +233,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	struct task_memo_set *tm = NULL;
 	if (WORDWISE && e - s >= 24) {
 		tm = &p->task_memo[task_hash(s)];
-		if (!p->general_only && memo_header(tm, s, e, &h, &p->template_reads))
+		if (!p->general_only && memo_header(tm, s, e, &h, &p->template_reads, &p->last_tpl))
 			goto have_header;
 	}
 	s = skip_sp(s, e);
@@ -276,7 +276,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
 	if (tm)
-		memo_store(tm, line, &h);
+		memo_store(tm, line, &h, &p->last_tpl);
 have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {

@@ -263,6 +263,9 @@ struct vmsa_text_parser {
 	struct text_keys keys;
 	struct plan plan[NEVENTS];
 	struct task_memo_set task_memo[TASK_MEMO]; /* by a hash of a line's start */
+	/* the template learned last: a task new to the memo starts with it
+	 * (its columns from the '[' on are every task's), not with none */
+	struct header_tpl last_tpl;
 	struct value_memo *value_memo[NEVENTS]; /* made when first needed */
 	struct value_tally value_tally[NEVENTS];
 	struct layout layout[NEVENTS];

@@ -98,9 +98,10 @@ static inline bool tpl_header(const struct header_tpl *t, const char *q, const c
 }
 #endif
 
-/* The header of [s, e) when it begins like a line of the set's (either way) */
+/* The header of [s, e) when it begins like a line of the set's (either
+ * way); a template learned for it is also *last's */
 static inline bool memo_header(struct task_memo_set *set, const char *s, const char *e,
-			       struct header *h, uint64_t *tpl_reads)
+			       struct header *h, uint64_t *tpl_reads, struct header_tpl *last)
 {
 	unsigned w = set->recent;
 	if (!memo_starts(&set->way[w], s, e)) {
@@ -116,8 +117,11 @@ static inline bool memo_header(struct task_memo_set *set, const char *s, const c
 		++*tpl_reads;
 	else if (!vmsa_text_cpu_to_name_learn(q, e, h, &m->tpl))
 		return false;
+	else if (m->tpl.len)
+		*last = m->tpl;
 #else
 	(void)tpl_reads; /* (no template is read: none is learned) */
+	(void)last;
 	if (!vmsa_text_cpu_to_name(q, e, h))
 		return false;
 #endif
@@ -130,8 +134,15 @@ static inline bool memo_header(struct task_memo_set *set, const char *s, const c
 	return true;
 }
 
-/* Remember the start of the line s: in the way of the set not used last */
-static inline void memo_store(struct task_memo_set *set, const char *s, const struct header *h)
+/*
+ * Remember the start of the line s: in the way of the set not used last,
+ * with the template tpl (a template describes the columns from the '[' on,
+ * which do not depend on the task, and every line read by one is checked
+ * against it: a task's first lines were read the long way, each learning
+ * one, and short-lived tasks have few others)
+ */
+static inline void memo_store(struct task_memo_set *set, const char *s, const struct header *h,
+			      const struct header_tpl *tpl)
 {
 	if (!h->first_lb)
 		return; /* (also: no CPU column) */
@@ -148,7 +159,7 @@ static inline void memo_store(struct task_memo_set *set, const char *s, const st
 	m->perf = h->perf;
 	m->inst_off = (uint8_t)(h->inst ? h->inst - s : 0); /* (in the prefix: before '[') */
 	m->inst_len = (uint8_t)(h->inst ? h->inst_len : 0);
-	m->tpl.len = 0; /* (learned from its next line) */
+	m->tpl = *tpl; /* (none: learned from its next line) */
 }
 
 #endif

@@ -387,6 +387,58 @@ START_TEST(test_header_template)
 END_TEST
 
 /*
+ * A task new to the task memo starts with the template learned last (the
+ * columns from the '[' on are every task's): its second line is read by
+ * it, not learned again; a line that does not fit it (another CPU width,
+ * another timestamp) is read the long way and right all the same.  (The
+ * memo looks a line up by its first 24 bytes: the CPU's among them here.)
+ */
+START_TEST(test_template_inherited)
+{
+	static const struct {
+		const char *line;
+		int cpu;
+		uint64_t ts;
+		uint64_t reads; /* template reads after the line */
+	} l[] = {
+		{"          a-1     [001] d..1.    10.000001: mm_vmscan_kswapd_sleep: nid=0", 1,
+		 10000001000ull, 0},
+		/* learned here */
+		{"          a-1     [001] d..1.    10.000002: mm_vmscan_kswapd_sleep: nid=0", 1,
+		 10000002000ull, 0},
+		/* a new task (name and pid of other lengths): the long way, then
+		 * by the template it started with */
+		{"   kworker/u8:2-12345 [000] ....1    10.000003: mm_vmscan_kswapd_sleep: nid=0", 0,
+		 10000003000ull, 0},
+		{"   kworker/u8:2-12345 [003] d..1.    10.000004: mm_vmscan_kswapd_sleep: nid=0", 3,
+		 10000004000ull, 1},
+		/* a task whose columns are other: the template does not fit */
+		{"          c-7     [0012] d..1.   100.000005: mm_vmscan_kswapd_sleep: nid=0", 12,
+		 100000005000ull, 1},
+		{"          c-7     [0012] d..1.   100.000006: mm_vmscan_kswapd_sleep: nid=0", 12,
+		 100000006000ull, 1},
+		{"          c-7     [0012] d..1.   100.000007: mm_vmscan_kswapd_sleep: nid=0", 12,
+		 100000007000ull, 2},
+	};
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		struct vmsa_event ev;
+		enum vmsa_reject_reason why;
+		ck_assert_int_eq(vmsa_text_parse_line(p, l[i].line, strlen(l[i].line), &ev, &why),
+				 VMSA_LINE_EVENT);
+		ck_assert_int_eq(ev.cpu, l[i].cpu);
+		ck_assert_uint_eq(ev.ts_ns, l[i].ts);
+		ck_assert_int_eq(ev.pid, i < 2 ? 1 : i < 4 ? 12345 : 7);
+#ifdef __SSE2__ /* (templates are read 16 bytes at a time: none without) */
+		ck_assert_uint_eq(vmsa_text_parser_template_reads(p), l[i].reads);
+#endif
+	}
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
+/*
  * --unwrap's trial parse of a joined line counts no read of its own: the
  * counters of the shortcuts say what the lines read for the caller did.
  */
@@ -572,6 +624,7 @@ Suite *layouts_suite(void)
 	tcase_add_test(tc, test_partial_values);
 	tcase_add_test(tc, test_task_memo);
 	tcase_add_test(tc, test_header_template);
+	tcase_add_test(tc, test_template_inherited);
 	tcase_add_test(tc, test_generated_headers);
 	tcase_add_test(tc, test_unwrap_trial);
 	tcase_add_test(tc, test_value_memo_grows);
