@@ -219,24 +219,18 @@ static bool lost_marker(const char *s, const char *e, struct vmsa_event *ev)
 	return true;
 }
 
-enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char *line, size_t len,
-					 struct vmsa_event *ev, enum vmsa_reject_reason *reason)
+/*
+ * The header of a line the task memo does not know, the long way: -1 when
+ * *h is read (and remembered in the memo's set tm, unless NULL), else what
+ * the line is (not_event() done).  (Out of vmsa_text_parse_line(): the
+ * lines it reads by the memo, nearly all, pay nothing for its code.)
+ */
+static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, const char *line,
+						 size_t len, const char *e, struct header *h,
+						 struct task_memo_set *tm, struct vmsa_event *ev,
+						 enum vmsa_reject_reason *reason)
 {
-	const char *s = line, *e = line + len;
-	if (e > s && e[-1] == '\r')
-		e--;
-	p->last_unknown_vmscan = false;
-	/* (a line right after an instance's lost-events marker) */
-	const char *after_marker = p->pending_inst;
-	p->pending_inst = NULL;
-	struct header h;
-	struct task_memo_set *tm = NULL;
-	if (WORDWISE && e - s >= 24) {
-		tm = &p->task_memo[task_hash(s)];
-		if (!p->general_only && memo_header(tm, s, e, &h, &p->template_reads, &p->last_tpl))
-			goto have_header;
-	}
-	s = skip_sp(s, e);
+	const char *s = skip_sp(line, e);
 	const char *text = line; /* past a mail's quoting, when it is quoted */
 	if (s == line && starts(s, e, "\xEF\xBB\xBF")) /* UTF-8's byte-order mark: a file's */
 		text = s = skip_sp(s + 3, e);		/* start as some editors save it */
@@ -250,7 +244,11 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		return not_event(p, line, len, VMSA_LINE_LOST);
 	}
 
-	if (!vmsa_text_parse_header(text, s, e, &h)) {
+	/* (a task's first line: its columns from the '[' on by the template
+	 * learned last, where they fit it) */
+	h->tpl = p->general_only ? NULL : &p->last_tpl;
+	h->tpl_reads = &p->template_reads;
+	if (!vmsa_text_parse_header(text, s, e, h)) {
 		/* a lost-events marker after a buffer instance's name (no
 		 * marker reads as a header: looked for only now) */
 		const char *inst = vmsa_text_after_instance(text, s, e);
@@ -276,7 +274,30 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
 	if (tm)
-		memo_store(tm, line, &h, &p->last_tpl);
+		memo_store(tm, line, h, &p->last_tpl);
+	return -1;
+}
+
+enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char *line, size_t len,
+					 struct vmsa_event *ev, enum vmsa_reject_reason *reason)
+{
+	const char *s = line, *e = line + len;
+	if (e > s && e[-1] == '\r')
+		e--;
+	p->last_unknown_vmscan = false;
+	/* (a line right after an instance's lost-events marker) */
+	const char *after_marker = p->pending_inst;
+	p->pending_inst = NULL;
+	struct header h;
+	struct task_memo_set *tm = NULL;
+	if (WORDWISE && e - s >= 24) {
+		tm = &p->task_memo[task_hash(s)];
+		if (!p->general_only && memo_header(tm, s, e, &h, &p->template_reads, &p->last_tpl))
+			goto have_header;
+	}
+	int kind = long_header(p, line, len, e, &h, tm, ev, reason);
+	if (kind >= 0)
+		return (enum vmsa_line_kind)kind;
 have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {

@@ -478,12 +478,20 @@ static bool parse_header_unbracketed(const char *s, const char *first, const cha
 	return false;
 }
 
-/* Try the '[' at q as the CPU column. */
+/* Try the '[' at q as the CPU column: read by h->tpl where the columns
+ * fit it, else the long way. */
 static bool try_cpu_at(const char *s, const char *first, const char *q, const char *e,
 		       struct header *h)
 {
+#ifdef __SSE2__
+	if (h->tpl && tpl_header(h->tpl, q, e, h))
+		++*h->tpl_reads;
+	else if (!vmsa_text_cpu_to_name(q, e, h))
+		return false;
+#else
 	if (!vmsa_text_cpu_to_name(q, e, h))
 		return false;
+#endif
 	/* the task and pid before [CPU], skipping a "(TGID)" column */
 	const char *pe = skip_sp_back(s, q);
 	if (pe > s && pe[-1] == ')') {

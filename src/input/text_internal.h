@@ -56,6 +56,11 @@ struct header {
 	bool fine_ts;
 	const char *cpu_col; /* parse_header(): the '[' of the CPU column */
 	bool first_lb;	     /* parse_header(): it is the line's first '[' */
+	/* parse_header()'s inputs, set by its caller: the template to read the
+	 * columns from the '[' on by where they fit it (NULL: none), and the
+	 * count of lines it read */
+	const struct header_tpl *tpl;
+	uint64_t *tpl_reads;
 	const char *inst;    /* the buffer instance's name before the line ("dat: "), or NULL */
 	size_t inst_len;
 };
@@ -252,7 +257,7 @@ struct vmsa_text_parser {
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
 	uint64_t value_reads;	  /* lines whose values were remembered */
-	uint64_t template_reads;  /* lines whose header was read by a task's template */
+	uint64_t template_reads;  /* lines whose header was read by a template */
 	const struct vmsa_catalogue *cat;
 	size_t prefix_len; /* of the catalogue's first prefix */
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */

@@ -388,8 +388,8 @@ END_TEST
 
 /*
  * A task new to the task memo starts with the template learned last (the
- * columns from the '[' on are every task's): its second line is read by
- * it, not learned again; a line that does not fit it (another CPU width,
+ * columns from the '[' on are every task's): its first line and its second
+ * are read by it, not learned again; a line that does not fit it (another CPU width,
  * another timestamp) is read the long way and right all the same.  (The
  * memo looks a line up by its first 24 bytes: the CPU's among them here.)
  */
@@ -406,19 +406,22 @@ START_TEST(test_template_inherited)
 		/* learned here */
 		{"          a-1     [001] d..1.    10.000002: mm_vmscan_kswapd_sleep: nid=0", 1,
 		 10000002000ull, 0},
-		/* a new task (name and pid of other lengths): the long way, then
-		 * by the template it started with */
+		/* a new task (name and pid of other lengths, other flags): by
+		 * the template, then by the template it started with */
 		{"   kworker/u8:2-12345 [000] ....1    10.000003: mm_vmscan_kswapd_sleep: nid=0", 0,
-		 10000003000ull, 0},
+		 10000003000ull, 1},
 		{"   kworker/u8:2-12345 [003] d..1.    10.000004: mm_vmscan_kswapd_sleep: nid=0", 3,
-		 10000004000ull, 1},
+		 10000004000ull, 2},
 		/* a task whose columns are other: the template does not fit */
 		{"          c-7     [0012] d..1.   100.000005: mm_vmscan_kswapd_sleep: nid=0", 12,
-		 100000005000ull, 1},
+		 100000005000ull, 2},
 		{"          c-7     [0012] d..1.   100.000006: mm_vmscan_kswapd_sleep: nid=0", 12,
-		 100000006000ull, 1},
+		 100000006000ull, 2},
 		{"          c-7     [0012] d..1.   100.000007: mm_vmscan_kswapd_sleep: nid=0", 12,
-		 100000007000ull, 2},
+		 100000007000ull, 3},
+		/* a new task whose columns fit the template c's lines taught */
+		{"          d-8     [0001] d..1.   100.000008: mm_vmscan_kswapd_sleep: nid=0", 1,
+		 100000008000ull, 4},
 	};
 	struct vmsa_text_parser *p;
 	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
@@ -429,7 +432,7 @@ START_TEST(test_template_inherited)
 				 VMSA_LINE_EVENT);
 		ck_assert_int_eq(ev.cpu, l[i].cpu);
 		ck_assert_uint_eq(ev.ts_ns, l[i].ts);
-		ck_assert_int_eq(ev.pid, i < 2 ? 1 : i < 4 ? 12345 : 7);
+		ck_assert_int_eq(ev.pid, i < 2 ? 1 : i < 4 ? 12345 : i < 7 ? 7 : 8);
 #ifdef __SSE2__ /* (templates are read 16 bytes at a time: none without) */
 		ck_assert_uint_eq(vmsa_text_parser_template_reads(p), l[i].reads);
 #endif
