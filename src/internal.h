@@ -554,12 +554,32 @@ static inline bool vmsa_same_bytes(const char *a, const char *b, size_t n)
  * start (b + 20 - start is their count). */
 static inline size_t vmsa_u64_digits(char b[20], uint64_t v)
 {
+	/* two digits a division (a report writes a few of these a row) */
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
 	size_t i = 20;
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	for (; v >= 100; v /= 100) {
+		i -= 2;
+		memcpy(b + i, pairs + 2 * (v % 100), 2);
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(b + i, pairs + 2 * v, 2);
+	} else {
+		b[--i] = (char)('0' + v);
+	}
 	return i;
+}
+
+/* The digits of v ("%" PRIu64): their count */
+static inline size_t vmsa_u64_len(uint64_t v)
+{
+	size_t n = 1;
+	for (; v >= 100; v /= 100)
+		n += 2;
+	return n + (v >= 10);
 }
 
 /* mem.c: len bytes (a multiple of VMSA_HUGE_PAGE) of zeros aligned on a huge

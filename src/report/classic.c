@@ -45,12 +45,16 @@ static size_t row_label(const struct vmsa_summary *sum, const struct vmsa_task_r
 {
 	size_t len;
 	const char *c = vmsa_summary_comm(sum, r, &len);
+	if (!f) { /* (its length alone: pid_text()'s without its digits) */
+		int64_t pid = r->key.pid;
+		return len + (vmsa_row_has_pid(sum, r)
+				      ? 1 + (pid < 0) + vmsa_u64_len((uint64_t)(pid < 0 ? -pid : pid))
+				      : 0);
+	}
 	char pid[16];
 	size_t plen = pid_text(sum, r, pid);
-	if (f) {
-		put_name(f, c, len);
-		fwrite(pid, 1, plen, f);
-	}
+	put_name(f, c, len);
+	fwrite(pid, 1, plen, f);
 	return len + plen;
 }
 

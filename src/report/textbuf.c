@@ -10,7 +10,7 @@ void vmsa_tb_flush(struct vmsa_tb *t)
 	t->n = 0;
 }
 
-void vmsa_tb_bytes(struct vmsa_tb *t, const char *s, size_t n)
+void vmsa_tb_bytes_long(struct vmsa_tb *t, const char *s, size_t n)
 {
 	while (n) {
 		size_t k = n < VMSA_TB_STEP ? n : VMSA_TB_STEP;
@@ -67,25 +67,9 @@ static void right(struct vmsa_tb *t, const char *s, size_t len, int width)
 	t->n += pad + len;
 }
 
-void vmsa_tb_u64(struct vmsa_tb *t, uint64_t v, int width)
+/* vmsa_tb_u64() of what its usual cell is not */
+void vmsa_tb_u64_long(struct vmsa_tb *t, uint64_t v, int width)
 {
-	if (v < 100000000 && width <= 24) {
-		/* the usual cell: its spaces as one block, its digits written
-		 * from the right in place */
-		unsigned n = 1;
-		for (uint64_t x = v; x >= 10; x /= 10)
-			n++;
-		size_t w = width > 0 && (unsigned)width > n ? (size_t)width : n;
-		char *p = vmsa_tb_room(t, 32);
-		memset(p, ' ', 24);
-		t->n += w;
-		p += w;
-		do {
-			*--p = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		return;
-	}
 	char d[44] = {0}; /* the 20 digits' room, then what right() reads on */
 	size_t i = vmsa_u64_digits(d, v);
 	right(t, d + i, 20 - i, width);

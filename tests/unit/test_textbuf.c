@@ -64,6 +64,12 @@ START_TEST(test_cells_as_printf_writes_them)
 		vmsa_tb_spaces(t, i % 70);
 		memset(want + want_len, ' ', i % 70);
 		want_len += i % 70;
+		/* (bytes: up to a step inline, more the long way) */
+		static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789abcdefghijklmnopqrstuvwxyz";
+		vmsa_tb_bytes(t, text + i % 7, i % 90);
+		memcpy(want + want_len, text + i % 7, i % 90);
+		want_len += i % 90;
 		if (want_len > (1 << 24) - 4096) {
 			vmsa_tb_flush(t);
 			fflush(f);
@@ -88,11 +94,28 @@ START_TEST(test_cells_as_printf_writes_them)
 }
 END_TEST
 
+/* the digits and their count, as printf writes them */
+START_TEST(test_digits_as_printf_writes_them)
+{
+	uint64_t rnd = 7;
+	for (uint64_t i = 0; i < 300000; i++) {
+		uint64_t v = i < 1000 ? i : edge(i, &rnd);
+		char want[24], d[20];
+		int n = snprintf(want, sizeof(want), "%" PRIu64, v);
+		size_t at = vmsa_u64_digits(d, v);
+		ck_assert_uint_eq(20 - at, (size_t)n);
+		ck_assert_msg(memcmp(d + at, want, (size_t)n) == 0, "%s: %.*s", want, n, d + at);
+		ck_assert_uint_eq(vmsa_u64_len(v), (size_t)n);
+	}
+}
+END_TEST
+
 Suite *textbuf_suite(void)
 {
 	Suite *s = suite_create("textbuf");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_cells_as_printf_writes_them);
+	tcase_add_test(tc, test_digits_as_printf_writes_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
