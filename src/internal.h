@@ -247,10 +247,6 @@ struct vmsa_row_block;
 struct vmsa_row_more {
 	VMSA_ROW_MORE_COUNTERS(VMSA_ROW_MEMBER)
 	struct vmsa_hist awake; /* kswapd awake time */
-	/* the per-event latency list, kept only when asked for (the row's
-	 * own, whether the row is a block's or not) */
-	struct vmsa_latency *lat;
-	size_t nlat, lat_cap;
 };
 #define VMSA_ROW_MORE_COUNTER_BYTES offsetof(struct vmsa_row_more, awake)
 
@@ -260,10 +256,10 @@ struct vmsa_row_more {
  * marked shared is read by the statistics and by summaries and written by
  * none (the statistics copy it before changing it).  A row of no block
  * (block NULL) is its holder's alone: a summary's own, freed with it.
- * Its 192 bytes (three cache lines) hold what the text tables read of it
- * (its key, its parts' pointers, the wake-up counts): the report asks for
- * them ahead (report/classic.c).  A trace of short-lived tasks holds a row
- * for each of them: what few rows have is in their parts.
+ * Its first 192 bytes hold what the text tables read of it (its key, its
+ * parts' pointers, the wake-up counts): the report asks for them ahead
+ * (report/classic.c).  A row is about 200 bytes: a trace of short-lived
+ * tasks holds one for each of them.
  */
 struct vmsa_task_row {
 	struct vmsa_row_block *block;
@@ -284,6 +280,9 @@ struct vmsa_task_row {
 	 * vmsa_row_more() reads either) */
 	struct vmsa_row_more *more;
 	struct vmsa_hist stall;		/* direct reclaim latency */
+	/* the per-event latency list, kept only when asked for */
+	struct vmsa_latency *lat;
+	size_t nlat, lat_cap;
 };
 
 /* ---- interned task names ---------------------------------------- */

@@ -412,6 +412,9 @@ static void row_release(struct vmsa_task_row *r)
 {
 	vmsa_row_counters_free(r);
 	vmsa_hist_release(&r->stall);
+	free(r->lat);
+	r->lat = NULL;
+	r->nlat = r->lat_cap = 0;
 }
 
 /* A row of no block (a summary's own). */
@@ -497,15 +500,16 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 #undef NO_ORDERS
 	d->more = NULL;
 	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
+	d->lat = NULL;
+	d->nlat = d->lat_cap = 0;
 	if (add_made(d, s) || row_hists_merge(d, s))
 		return VMSA_E_NOMEM;
-	size_t n = vmsa_row_more(s)->nlat;
-	if (n) {
-		struct vmsa_row_more *m = vmsa_row_more_mut(d); /* (add_made() made it) */
-		if (!m || !(m->lat = malloc(n * sizeof(*m->lat))))
+	if (s->nlat) {
+		d->lat = malloc(s->nlat * sizeof(*d->lat));
+		if (!d->lat)
 			return VMSA_E_NOMEM;
-		memcpy(m->lat, s->more->lat, n * sizeof(*m->lat));
-		m->nlat = m->lat_cap = n;
+		memcpy(d->lat, s->lat, s->nlat * sizeof(*d->lat));
+		d->nlat = d->lat_cap = s->nlat;
 	}
 	return 0;
 }
@@ -751,9 +755,6 @@ void vmsa_row_counters_free(struct vmsa_task_row *r)
 #undef FREE_ORDERS
 	if (r->more) {
 		vmsa_hist_release(&r->more->awake);
-		free(r->more->lat);
-		r->more->lat = NULL;
-		r->more->nlat = r->more->lat_cap = 0;
 		if (own)
 			free(r->more);
 		r->more = NULL;
@@ -781,10 +782,9 @@ static void row_counters_zero(struct vmsa_task_row *r)
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
 {
-	struct vmsa_row_more *m = vmsa_row_more_mut(r);
-	if (!m || vmsa_grow((void **)&m->lat, &m->lat_cap, m->nlat + 1, sizeof(*m->lat), 16))
+	if (vmsa_grow((void **)&r->lat, &r->lat_cap, r->nlat + 1, sizeof(*r->lat), 16))
 		return VMSA_E_NOMEM;
-	m->lat[m->nlat++] = *l;
+	r->lat[r->nlat++] = *l;
 	return 0;
 }
 
@@ -797,9 +797,8 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 		d->kswapd_nid = s->kswapd_nid;
 	if (row_hists_merge(d, s))
 		return VMSA_E_NOMEM;
-	const struct vmsa_row_more *sm = vmsa_row_more(s);
-	for (size_t i = 0; i < sm->nlat; i++)
-		if (lat_push(d, &sm->lat[i]))
+	for (size_t i = 0; i < s->nlat; i++)
+		if (lat_push(d, &s->lat[i]))
 			return VMSA_E_NOMEM;
 	return 0;
 }
@@ -2388,10 +2387,9 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 		VMSA_ROW_COUNTERS(ZERO_ROW_COUNTER)
 #undef ZERO_ROW_COUNTER
 		hist_reset(&r->stall);
-		if (r->more) {
+		if (r->more)
 			hist_reset(&r->more->awake);
-			r->more->nlat = 0;
-		}
+		r->nlat = 0;
 	}
 	free(keep);
 	st->nrows = out;
