@@ -161,9 +161,14 @@ struct vmsa_row_block {
 
 /* rows of the first block; each next one twice as many, up to ROW_BLOCK_BIG
  * bytes, then every block is mapped, that size, on huge pages if it can be
- * (one page fault for hundreds of rows instead of one every row or two) */
+ * (one page fault for hundreds of rows instead of one every row or two).
+ * A block of ROW_BLOCK_MAP bytes or more is mapped, whole huge pages of
+ * rows: the kernel gives them zeroed, where calloc() zeroed them again (it
+ * cannot tell fresh memory from the heap's top): 2.4% of the instructions
+ * of a run of 65,000 short-lived tasks. */
 #define ROW_BLOCK_FIRST 8
 #define ROW_BLOCK_BIG ((size_t)4 << 20)
+#define ROW_BLOCK_MAP ((size_t)256 << 10)
 /*
  * A pid's rows (one a name it had) are found from its task's row, in a ring
  * through all of them: pid_next[i] is the place in order[] of the next row
@@ -576,14 +581,17 @@ static struct vmsa_task_row *new_row(struct vmsa_stats *st)
 		uint32_t cap = st->next_block_rows ? st->next_block_rows : ROW_BLOCK_FIRST;
 		size_t bytes = sizeof(*b) + cap * sizeof(b->rows[0]);
 		bool big = bytes > ROW_BLOCK_BIG;
-		if (big)
-			cap = (uint32_t)((ROW_BLOCK_BIG - sizeof(*b)) / sizeof(b->rows[0]));
-		struct vmsa_row_block *n = big ? vmsa_map_huge(ROW_BLOCK_BIG) : calloc(1, bytes);
+		size_t map = big ? ROW_BLOCK_BIG
+			     : bytes >= ROW_BLOCK_MAP ? (bytes + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE
+						      : 0;
+		if (map) /* (rows to its end) */
+			cap = (uint32_t)((map - sizeof(*b)) / sizeof(b->rows[0]));
+		struct vmsa_row_block *n = map ? vmsa_map_huge(map) : calloc(1, bytes);
 		if (!n)
 			return NULL;
 		atomic_init(&n->refs, 1);
 		n->cap = cap;
-		n->mapped = big ? ROW_BLOCK_BIG : 0;
+		n->mapped = map;
 		st->next_block_rows = big ? cap : cap * 2;
 		n->next = b;
 		if (b)
