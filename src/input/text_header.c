@@ -483,15 +483,14 @@ static bool parse_header_unbracketed(const char *s, const char *first, const cha
 static bool try_cpu_at(const char *s, const char *first, const char *q, const char *e,
 		       struct header *h)
 {
-#ifdef __SSE2__
-	if (h->tpl && tpl_header(h->tpl, q, e, h))
+	bool by_tpl = false;
+#ifdef __SSE2__ /* (no template is learned or read without it) */
+	by_tpl = h->tpl && tpl_header(h->tpl, q, e, h);
+	if (by_tpl)
 		++*h->tpl_reads;
-	else if (!vmsa_text_cpu_to_name(q, e, h))
-		return false;
-#else
-	if (!vmsa_text_cpu_to_name(q, e, h))
-		return false;
 #endif
+	if (!by_tpl && !vmsa_text_cpu_to_name(q, e, h))
+		return false;
 	/* the task and pid before [CPU], skipping a "(TGID)" column */
 	const char *pe = skip_sp_back(s, q);
 	if (pe > s && pe[-1] == ')') {
