@@ -41,16 +41,21 @@ static size_t pid_text(const struct vmsa_summary *sum, const struct vmsa_task_ro
 	return n + sizeof(d) - i;
 }
 
+/* pid_text()'s length, its digits counted, not written */
+static size_t pid_text_len(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
+{
+	if (!vmsa_row_has_pid(sum, r))
+		return 0;
+	int64_t pid = r->key.pid;
+	return 1 + (pid < 0) + vmsa_u64_len((uint64_t)(pid < 0 ? -pid : pid));
+}
+
 static size_t row_label(const struct vmsa_summary *sum, const struct vmsa_task_row *r, FILE *f)
 {
 	size_t len;
 	const char *c = vmsa_summary_comm(sum, r, &len);
-	if (!f) { /* (its length alone: pid_text()'s without its digits) */
-		int64_t pid = r->key.pid;
-		return len + (vmsa_row_has_pid(sum, r)
-				      ? 1 + (pid < 0) + vmsa_u64_len((uint64_t)(pid < 0 ? -pid : pid))
-				      : 0);
-	}
+	if (!f) /* (its length alone) */
+		return len + pid_text_len(sum, r);
 	char pid[16];
 	size_t plen = pid_text(sum, r, pid);
 	put_name(f, c, len);
