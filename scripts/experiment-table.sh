@@ -6,9 +6,9 @@
 #       docs/experiment-dirty-swap.txt is this output
 #   scripts/experiment-table.sh --runs FAMILY SCENARIO [TOOL]  the repeated
 #       runs (kernel/experiment: fixtures/FAMILY/SCENARIO/<setting>/runs/,
-#       FAMILY 6.1, 6.1-mglru or 6.12), mean +- sd per setting and Welch's test
-#       against the first column, for the settings that have runs:
-#       docs/experiment-runs-FAMILY-SCENARIO.txt is this output
+#       FAMILY 6.1, 6.1-mglru, 6.12 or 6.12-mglru), mean +- sd per setting
+#       and Welch's test against the first column, for the settings that
+#       have runs: docs/experiment-runs-FAMILY-SCENARIO.txt is this output
 set -eu
 cd "$(dirname "$0")/.."
 runs=0 f=fixtures/6.1/dirty-swap

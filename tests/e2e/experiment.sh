@@ -36,7 +36,7 @@ same() { # name of the table (docs/NAME.txt), fresh output
 }
 "$src/scripts/experiment-table.sh" "$tool" > "$tmp/one"
 same docs/experiment-dirty-swap.txt "$tmp/one"
-for fam in 6.1 6.1-mglru 6.12; do
+for fam in 6.1 6.1-mglru 6.12 6.12-mglru; do
 	for sc in dirty-swap highalloc; do
 		ls -d "$src/fixtures/$fam/$sc"/*/runs > /dev/null 2>&1 || continue
 		(cd "$src" && scripts/experiment-table.sh --runs "$fam" "$sc" "$tool") > "$tmp/runs"
@@ -69,6 +69,13 @@ if [ -d "$src/fixtures/6.12/highalloc/upstream/runs" ]; then
 	quoted 6.12 dirty-swap "flusher pages written for reclaim" "upstream  " "11780 +- 2188"
 	quoted 6.1/highalloc/upstream 6.12/highalloc/upstream "direct stall, total (s)" \
 		"6.12/highalloc/upstream vs 6.1/highalloc/upstream" "U p 0.004"
+fi
+if [ -d "$src/fixtures/6.12-mglru/highalloc/upstream/runs" ]; then
+	quoted 6.12-mglru dirty-swap "flusher pages written for reclaim" "upstream  " "11781 +- 0.35"
+	quoted 6.12/dirty-swap/upstream 6.12-mglru/dirty-swap/upstream "direct stall, total (s)" \
+		"6.12-mglru/dirty-swap/upstream vs 6.12/dirty-swap/upstream" "U p 0.105"
+	quoted 6.12/highalloc/upstream 6.12-mglru/highalloc/upstream "order4_got" \
+		"6.12-mglru/highalloc/upstream vs 6.12/highalloc/upstream" "U p < 0.001"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
