@@ -400,8 +400,11 @@ struct vmsa_summary {
 	 * alone, a pass in that order can put what it finds in name order) */
 	uint32_t *made_of;
 	size_t nrows;
-	struct vmsa_row_block **blocks;	/* whose rows it shares, one reference each */
-	size_t nblocks;
+	/* whose rows it shares, one reference each; and its own rows' blocks
+	 * (vmsa_summary_new_row()), the newest of them own_block */
+	struct vmsa_row_block **blocks;
+	size_t nblocks, blocks_cap;
+	struct vmsa_row_block *own_block;
 	struct vmsa_source_info *sources;
 	size_t nsources;
 	struct vmsa_totals totals;
@@ -812,9 +815,17 @@ int vmsa_row_counters_add(struct vmsa_task_row *dst, const struct vmsa_task_row 
  * block's, which frees them with itself): r counts nothing */
 void vmsa_row_counters_free(struct vmsa_task_row *r);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
-/* A copy of s of its own (block NULL, not shared; freed with its summary);
- * NULL: out of memory. */
-struct vmsa_task_row *vmsa_row_clone(const struct vmsa_task_row *s);
+/*
+ * A new zeroed row of sum's own, in a block of sum's (sum->blocks, freed
+ * with it; its parts are cut from the block's chunks), appended to
+ * sum->rows (room for it made by the caller); NULL: out of memory.  The
+ * rows a summary reads (summary_doc.c) are made so: one allocation a block,
+ * not one a row and one a part.  Rows of a summary's own block are changed
+ * in place, never copied first as the statistics' shared rows are.
+ */
+struct vmsa_task_row *vmsa_summary_new_row(struct vmsa_summary *sum);
+/* The same, a copy of s: its counters, histograms and latency list */
+struct vmsa_task_row *vmsa_summary_copy_row(struct vmsa_summary *sum, const struct vmsa_task_row *s);
 /* sum's rows in the order of their names, then pids (memcmp's order):
  * 0 or VMSA_E_NOMEM (the order is then unchanged) */
 int vmsa_summary_sort_rows(struct vmsa_summary *sum);

@@ -155,6 +155,7 @@ struct vmsa_row_block {
 	uint32_t used, cap;
 	uint32_t live; /* rows of the statistics' table in this block */
 	size_t mapped; /* bytes mapped (a big block), 0: allocated */
+	bool summary_own; /* a summary's own rows (vmsa_summary_new_row()) */
 	struct part_chunk *parts; /* the newest first */
 	struct vmsa_task_row rows[];
 };
@@ -519,18 +520,6 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 	return 0;
 }
 
-struct vmsa_task_row *vmsa_row_clone(const struct vmsa_task_row *s)
-{
-	struct vmsa_task_row *d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	if (row_copy(d, s)) {
-		row_free(d);
-		return NULL;
-	}
-	return d;
-}
-
 /* ---- row blocks ------------------------------------------------------ */
 
 static void block_unref(struct vmsa_row_block *b)
@@ -573,26 +562,40 @@ static void block_row_gone(struct vmsa_stats *st, struct vmsa_row_block *b)
 		block_drop(st, b);
 }
 
+/*
+ * A new block of about cap rows (0: ROW_BLOCK_FIRST), no more than
+ * ROW_BLOCK_BIG bytes, one reference; in *next the rows of the block after
+ * it.  NULL: out of memory.
+ */
+static struct vmsa_row_block *block_new(uint32_t cap, uint32_t *next)
+{
+	struct vmsa_row_block *n;
+	cap = cap ? cap : ROW_BLOCK_FIRST;
+	size_t bytes = sizeof(*n) + cap * sizeof(n->rows[0]);
+	bool big = bytes > ROW_BLOCK_BIG;
+	size_t map = big ? ROW_BLOCK_BIG
+		     : bytes >= ROW_BLOCK_MAP ? (bytes + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE
+					      : 0;
+	if (map) /* (rows to its end) */
+		cap = (uint32_t)((map - sizeof(*n)) / sizeof(n->rows[0]));
+	n = map ? vmsa_map_huge(map) : calloc(1, bytes);
+	if (!n)
+		return NULL;
+	atomic_init(&n->refs, 1);
+	n->cap = cap;
+	n->mapped = map;
+	*next = big ? cap : cap * 2;
+	return n;
+}
+
 /* A new zeroed row in the newest block; NULL: out of memory. */
 static struct vmsa_task_row *new_row(struct vmsa_stats *st)
 {
 	struct vmsa_row_block *b = st->blocks;
 	if (!b || b->used == b->cap) {
-		uint32_t cap = st->next_block_rows ? st->next_block_rows : ROW_BLOCK_FIRST;
-		size_t bytes = sizeof(*b) + cap * sizeof(b->rows[0]);
-		bool big = bytes > ROW_BLOCK_BIG;
-		size_t map = big ? ROW_BLOCK_BIG
-			     : bytes >= ROW_BLOCK_MAP ? (bytes + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE
-						      : 0;
-		if (map) /* (rows to its end) */
-			cap = (uint32_t)((map - sizeof(*b)) / sizeof(b->rows[0]));
-		struct vmsa_row_block *n = map ? vmsa_map_huge(map) : calloc(1, bytes);
+		struct vmsa_row_block *n = block_new(st->next_block_rows, &st->next_block_rows);
 		if (!n)
 			return NULL;
-		atomic_init(&n->refs, 1);
-		n->cap = cap;
-		n->mapped = map;
-		st->next_block_rows = big ? cap : cap * 2;
 		n->next = b;
 		if (b)
 			b->prev = n;
@@ -2011,13 +2014,39 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 	free(sum);
 }
 
+struct vmsa_task_row *vmsa_summary_new_row(struct vmsa_summary *sum)
+{
+	struct vmsa_row_block *b = sum->own_block;
+	if (!b || b->used == b->cap) {
+		/* each block twice the one before, as the statistics' */
+		uint32_t next;
+		if (vmsa_grow((void **)&sum->blocks, &sum->blocks_cap, sum->nblocks + 1,
+			      sizeof(*sum->blocks), 4) ||
+		    !(b = block_new(b ? b->cap * 2 : 0, &next)))
+			return NULL;
+		b->summary_own = true;
+		sum->blocks[sum->nblocks++] = b;
+		sum->own_block = b;
+	}
+	struct vmsa_task_row *r = &b->rows[b->used++];
+	r->block = b;
+	row_init(r);
+	return r;
+}
+
+struct vmsa_task_row *vmsa_summary_copy_row(struct vmsa_summary *sum, const struct vmsa_task_row *s)
+{
+	struct vmsa_task_row *d = vmsa_summary_new_row(sum);
+	return d && !row_copy(d, s) ? d : NULL; /* (what it made: the block's, freed with it) */
+}
+
 /* Row i of the summary, its own to change (a copy if shared); NULL: out of memory. */
 static struct vmsa_task_row *sum_own_row(struct vmsa_summary *sum, size_t i)
 {
 	struct vmsa_task_row *r = sum->rows[i];
-	if (!r->block)
+	if (!r->block || r->block->summary_own)
 		return r;
-	struct vmsa_task_row *c = vmsa_row_clone(r);
+	struct vmsa_task_row *c = vmsa_summary_copy_row(sum, r);
 	if (c)
 		sum->rows[i] = c;
 	return c;
@@ -2191,6 +2220,7 @@ int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 		nb++;
 	sum->rows = malloc((n ? n : 1) * sizeof(*sum->rows));
 	sum->blocks = malloc((nb ? nb : 1) * sizeof(*sum->blocks));
+	sum->blocks_cap = nb ? nb : 1;
 	if (!sum->rows || !sum->blocks || vmsa_comms_copy(&sum->comms, &st->comms))
 		goto nomem;
 	for (struct vmsa_row_block *b = st->blocks; b; b = b->next) {

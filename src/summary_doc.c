@@ -826,7 +826,7 @@ static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 static struct vmsa_task_row *adopt_row(struct vmsa_summary *sum, const struct vmsa_summary *from,
 				       const struct vmsa_task_row *s)
 {
-	struct vmsa_task_row *r = vmsa_row_clone(s);
+	struct vmsa_task_row *r = vmsa_summary_copy_row(sum, s);
 	if (!r)
 		return NULL;
 	sum->rows[sum->nrows++] = r; /* (freed with sum) */
@@ -1341,11 +1341,10 @@ static int keep_more(struct vmsa_task_row *r, struct vmsa_row_more *m, int err)
 /* One processes[] or kswapd[] element as a row of sum. */
 static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 {
-	struct vmsa_task_row *r = calloc(1, sizeof(*r));
+	struct vmsa_task_row *r = vmsa_summary_new_row(sum);
 	if (!r)
 		return VMSA_E_NOMEM;
 	sum->rows[sum->nrows++] = r;
-	vmsa_hist_init(&r->stall, VMSA_HIST_COARSE);
 	struct vmsa_row_more m = {0};
 	vmsa_hist_init(&m.awake, VMSA_HIST_COARSE);
 	jo *comm = member(o, "comm"), *pid = member(o, "pid");
