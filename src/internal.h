@@ -247,6 +247,10 @@ struct vmsa_row_block;
 struct vmsa_row_more {
 	VMSA_ROW_MORE_COUNTERS(VMSA_ROW_MEMBER)
 	struct vmsa_hist awake; /* kswapd awake time */
+	/* the per-event latency list, kept only when asked for (the row's
+	 * own, whether the row is a block's or not) */
+	struct vmsa_latency *lat;
+	size_t nlat, lat_cap;
 };
 #define VMSA_ROW_MORE_COUNTER_BYTES offsetof(struct vmsa_row_more, awake)
 
@@ -254,12 +258,14 @@ struct vmsa_row_more {
  * Counters of one task identity: (pid, comm).  The statistics keep their
  * rows in blocks (stats.c) that a summary shares instead of copying: a row
  * marked shared is read by the statistics and by summaries and written by
- * none (the statistics copy it before changing it).  A row of no block
- * (block NULL) is its holder's alone: a summary's own, freed with it.
- * Its first 192 bytes hold what the text tables read of it (its key, its
- * parts' pointers, the wake-up counts): the report asks for them ahead
- * (report/classic.c).  A row is about 200 bytes: a trace of short-lived
- * tasks holds one for each of them.
+ * none (the statistics copy it before changing it).  A summary's own rows
+ * (read back, or copied before it changes them) are in blocks of its own,
+ * changed in place (vmsa_summary_new_row()); a row of no block (block NULL:
+ * a total on the stack) is its holder's alone.
+ * Its 192 bytes (three cache lines) hold what the text tables read of it
+ * (its key, its parts' pointers, the wake-up counts): the report asks for
+ * them ahead (report/classic.c).  A trace of short-lived tasks holds a row
+ * for each of them: what few rows have is in their parts.
  */
 struct vmsa_task_row {
 	struct vmsa_row_block *block;
@@ -280,9 +286,6 @@ struct vmsa_task_row {
 	 * vmsa_row_more() reads either) */
 	struct vmsa_row_more *more;
 	struct vmsa_hist stall;		/* direct reclaim latency */
-	/* the per-event latency list, kept only when asked for */
-	struct vmsa_latency *lat;
-	size_t nlat, lat_cap;
 };
 
 /* ---- interned task names ---------------------------------------- */

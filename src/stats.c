@@ -135,7 +135,9 @@ static int pids_add(struct pid_table *pt, int32_t pid, uint32_t ref)
  * before they change it (copy on write), and the summary keeps what it saw.
  * A block goes, with the histograms and latency lists of its rows, when its
  * last holder lets go.  The statistics hold a block while it has a row in
- * their table, or rows still to give.
+ * their table, or rows still to give.  A summary's own rows (read back from
+ * JSON, adopted in a merge, or copies of shared rows it changes) are in
+ * blocks of its own, which it alone holds (summary_own).
  */
 /*
  * The parts of a block's rows (contexts' counters, per-order counts) are
@@ -418,12 +420,9 @@ static void row_release(struct vmsa_task_row *r)
 {
 	vmsa_row_counters_free(r);
 	vmsa_hist_release(&r->stall);
-	free(r->lat);
-	r->lat = NULL;
-	r->nlat = r->lat_cap = 0;
 }
 
-/* A row of no block (a summary's own). */
+/* A row of no block, its holder's alone. */
 static void row_free(struct vmsa_task_row *r)
 {
 	if (!r)
@@ -506,16 +505,15 @@ static int row_copy(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 #undef NO_ORDERS
 	d->more = NULL;
 	vmsa_hist_init(&d->stall, VMSA_HIST_COARSE);
-	d->lat = NULL;
-	d->nlat = d->lat_cap = 0;
 	if (add_made(d, s) || row_hists_merge(d, s))
 		return VMSA_E_NOMEM;
-	if (s->nlat) {
-		d->lat = malloc(s->nlat * sizeof(*d->lat));
-		if (!d->lat)
+	size_t n = vmsa_row_more(s)->nlat;
+	if (n) {
+		struct vmsa_row_more *m = vmsa_row_more_mut(d); /* (add_made() made it) */
+		if (!m || !(m->lat = malloc(n * sizeof(*m->lat))))
 			return VMSA_E_NOMEM;
-		memcpy(d->lat, s->lat, s->nlat * sizeof(*d->lat));
-		d->nlat = d->lat_cap = s->nlat;
+		memcpy(m->lat, s->more->lat, n * sizeof(*m->lat));
+		m->nlat = m->lat_cap = n;
 	}
 	return 0;
 }
@@ -766,6 +764,9 @@ void vmsa_row_counters_free(struct vmsa_task_row *r)
 #undef FREE_ORDERS
 	if (r->more) {
 		vmsa_hist_release(&r->more->awake);
+		free(r->more->lat);
+		r->more->lat = NULL;
+		r->more->nlat = r->more->lat_cap = 0;
 		if (own)
 			free(r->more);
 		r->more = NULL;
@@ -793,9 +794,10 @@ static void row_counters_zero(struct vmsa_task_row *r)
 
 static int lat_push(struct vmsa_task_row *r, const struct vmsa_latency *l)
 {
-	if (vmsa_grow((void **)&r->lat, &r->lat_cap, r->nlat + 1, sizeof(*r->lat), 16))
+	struct vmsa_row_more *m = vmsa_row_more_mut(r);
+	if (!m || vmsa_grow((void **)&m->lat, &m->lat_cap, m->nlat + 1, sizeof(*m->lat), 16))
 		return VMSA_E_NOMEM;
-	r->lat[r->nlat++] = *l;
+	m->lat[m->nlat++] = *l;
 	return 0;
 }
 
@@ -808,8 +810,9 @@ int vmsa_row_merge(struct vmsa_task_row *d, const struct vmsa_task_row *s)
 		d->kswapd_nid = s->kswapd_nid;
 	if (row_hists_merge(d, s))
 		return VMSA_E_NOMEM;
-	for (size_t i = 0; i < s->nlat; i++)
-		if (lat_push(d, &s->lat[i]))
+	const struct vmsa_row_more *sm = vmsa_row_more(s);
+	for (size_t i = 0; i < sm->nlat; i++)
+		if (lat_push(d, &sm->lat[i]))
 			return VMSA_E_NOMEM;
 	return 0;
 }
@@ -2425,9 +2428,10 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 		VMSA_ROW_COUNTERS(ZERO_ROW_COUNTER)
 #undef ZERO_ROW_COUNTER
 		hist_reset(&r->stall);
-		if (r->more)
+		if (r->more) {
 			hist_reset(&r->more->awake);
-		r->nlat = 0;
+			r->more->nlat = 0;
+		}
 	}
 	free(keep);
 	st->nrows = out;

@@ -193,16 +193,17 @@ static void latency_list(FILE *f, const struct vmsa_summary *sum, int width)
 	fputs("\nReclaim latencies expressed as order-latency_in_ms\n", f);
 	for (size_t i = 0; i < sum->nrows; i++) {
 		const struct vmsa_task_row *r = sum->rows[i];
-		if (!r->nlat)
+		const struct vmsa_row_more *m = vmsa_row_more(r);
+		if (!m->nlat)
 			continue;
 		pad_label(sum, r, f, width);
 		fputc(' ', f);
-		for (size_t j = 0; j < r->nlat; j++) {
-			if (r->lat[j].order >= 0)
-				fprintf(f, "%" PRId32 "-", r->lat[j].order);
+		for (size_t j = 0; j < m->nlat; j++) {
+			if (m->lat[j].order >= 0)
+				fprintf(f, "%" PRId32 "-", m->lat[j].order);
 			else /* a begin that did not say */
 				fputs("unknown-", f);
-			put_ms(f, r->lat[j].ns);
+			put_ms(f, m->lat[j].ns);
 			fputc(' ', f);
 		}
 		fputc('\n', f);
@@ -321,6 +322,7 @@ static inline void prefetch_row(const struct vmsa_task_row *r)
 {
 	vmsa_prefetch(r, 192);
 }
+_Static_assert(sizeof(struct vmsa_task_row) <= 192, "a row in three cache lines");
 _Static_assert(offsetof(struct vmsa_task_row, more) + sizeof(void *) <= 192,
 	       "the counters the tables read in a row's first 192 bytes");
 

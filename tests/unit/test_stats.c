@@ -176,8 +176,8 @@ START_TEST(test_kswapd_rewake_and_stray_sleep)
 	ck_assert_uint_eq(vmsa_order_count(k->kswapd_rewake_by_order[0], 3), 1);
 	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_sleep_without_wake, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_KSWAPD)->latency_ns, 4000000);
-	ck_assert_uint_eq(k->nlat, 1);
-	ck_assert_int_eq(k->lat[0].order, 3);
+	ck_assert_uint_eq(vmsa_row_more(k)->nlat, 1);
+	ck_assert_int_eq(vmsa_row_more(k)->lat[0].order, 3);
 	ck_assert_int_eq(k->kswapd_nid, 0);
 	vmsa_summary_free(r.sum);
 }
@@ -776,8 +776,8 @@ START_TEST(test_summaries_share_rows)
 				ck_assert_uint_eq(completed(s, "a", 10), 1);
 				const struct vmsa_task_row *a = vmsa_summary_find_task(s, "a", 10);
 				ck_assert_uint_eq(a->stall.count, 1);
-				ck_assert_uint_eq(a->nlat, 1);
-				ck_assert_uint_eq(a->lat[0].ns, 100);
+				ck_assert_uint_eq(vmsa_row_more(a)->nlat, 1);
+				ck_assert_uint_eq(vmsa_row_more(a)->lat[0].ns, 100);
 				const struct vmsa_task_row *b = vmsa_summary_find_task(s, "b", 11);
 				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->in_progress, 1);
 				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 0);
@@ -789,7 +789,8 @@ START_TEST(test_summaries_share_rows)
 				/* after the restart: the new events only; b's window went on */
 				ck_assert_uint_eq(s->nrows, 3 + NT3);
 				ck_assert_uint_eq(completed(s, "a", 10), 1);
-				ck_assert_uint_eq(vmsa_summary_find_task(s, "a", 10)->lat[0].ns, 300);
+				ck_assert_uint_eq(
+					vmsa_row_more(vmsa_summary_find_task(s, "a", 10))->lat[0].ns, 300);
 				ck_assert_uint_eq(completed(s, "b", 11), 1);
 				ck_assert_uint_eq(completed(s, "t", 100 + NT3 * 3 - 3), 1);
 				ck_assert_ptr_null(vmsa_summary_find_task(s, "t", 101));
@@ -800,8 +801,8 @@ START_TEST(test_summaries_share_rows)
 				const struct vmsa_task_row *a = vmsa_summary_find_task(s, "a", 10);
 				ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->completed, 2);
 				ck_assert_uint_eq(a->stall.count, 2);
-				ck_assert_uint_eq(a->nlat, 2);
-				ck_assert_uint_eq(a->lat[1].ns, 300);
+				ck_assert_uint_eq(vmsa_row_more(a)->nlat, 2);
+				ck_assert_uint_eq(vmsa_row_more(a)->lat[1].ns, 300);
 				const struct vmsa_task_row *b = vmsa_summary_find_task(s, "b", 11);
 				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->in_progress, 0);
 				ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 1);
