@@ -88,6 +88,13 @@ struct cli {
 	const char *sort;	/* --sort: a vmsa_sort_field() */
 	size_t top;		/* --top */
 	long messages;		/* rejected lines seen */
+	/* each input's bad_header rejects, and those of them that begin with
+	 * the event's name (inputs.c: headless()), until its end is told */
+	struct cli_tally {
+		char *name;
+		uint64_t bad_headers, headless;
+	} *tally;
+	size_t ntally;
 	double wall_start;	/* when the analysis began (CLOCK_REALTIME, s) */
 	sig_atomic_t ints_seen;
 	double last_int;	/* when the last SIGINT was seen, or < 0 */

@@ -102,6 +102,11 @@ void cli_free(struct cli *c)
 	free(c->names);
 	vmsa_filter_free(c->filter);
 	free(c->groups);
+	for (size_t i = 0; i < c->ntally; i++) /* (inputs whose end was not told) */
+		free(c->tally[i].name);
+	free(c->tally);
+	c->tally = NULL;
+	c->ntally = 0;
 	c->thresholds = NULL;
 	c->names = NULL;
 	c->filter = NULL;

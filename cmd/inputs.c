@@ -63,10 +63,54 @@ static int signal_request(struct cli *c)
 	return quick ? 2 : 1;
 }
 
+/*
+ * The line begins with an event's name and its ':' ("mm_vmscan_x: ..." or
+ * "vmscan:mm_vmscan_x: ..."), without the columns before it: what tracefs
+ * prints with options/context-info set to 0 (task, pid, CPU, flags and
+ * timestamp left out), which no analysis can do without.
+ */
+static bool headless(const char *line, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	size_t name = i;
+	while (i < len && (line[i] == '_' || line[i] == ':' || (line[i] >= 'a' && line[i] <= 'z') ||
+			   (line[i] >= '0' && line[i] <= '9')))
+		i++;
+	return i > name + 1 && line[i - 1] == ':' && i < len && line[i] == ' ';
+}
+
+/* The tally of input name (made, when make); NULL: none (or no memory:
+ * the counts are for a hint only) */
+static struct cli_tally *tally_of(struct cli *c, const char *name, bool make)
+{
+	for (size_t i = 0; i < c->ntally; i++)
+		if (strcmp(c->tally[i].name, name) == 0)
+			return &c->tally[i];
+	if (!make)
+		return NULL;
+	struct cli_tally *n = realloc(c->tally, (c->ntally + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	c->tally = n;
+	n = &c->tally[c->ntally];
+	if (!(n->name = strdup(name)))
+		return NULL;
+	c->ntally++;
+	n->bad_headers = n->headless = 0;
+	return n;
+}
+
 static void on_reject(const char *src, uint64_t line_no, enum vmsa_reject_reason r,
 		      const char *line, size_t len, void *payload)
 {
 	struct cli *c = payload;
+	struct cli_tally *t = r == VMSA_REJECT_BAD_HEADER ? tally_of(c, src, true) : NULL;
+	if (t) {
+		t->bad_headers++;
+		t->headless += headless(line, len);
+	}
 	c->messages++;
 	if (c->quiet || c->messages > c->max_messages) {
 		if (!c->quiet && c->messages == c->max_messages + 1)
@@ -157,12 +201,31 @@ static void progress(const struct vmsa_analyze_progress *p, void *payload)
 static void input_end(const char *path, const struct vmsa_source_counts *k,
 		      const struct vmsa_traits *traits, void *payload)
 {
-	const struct cli *c = payload;
-	if (k->lines_analyzed == 0 && !c->quiet)
+	struct cli *c = payload;
+	struct cli_tally *t = tally_of(c, path, false);
+	bool all_headless = t && t->headless && t->headless == t->bad_headers;
+	if (t) { /* (told: an input named again starts anew) */
+		free(t->name);
+		*t = c->tally[--c->ntally];
+	}
+	if (k->lines_analyzed == 0 && k->lines_rejected && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: no vmscan event could be read in %" PRIu64 " %s: "
+			"%" PRIu64 " rejected\n",
+			path, k->lines_read, traits->tracedat_version ? "records" : "lines",
+			k->lines_rejected);
+	else if (k->lines_analyzed == 0 && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: no vmscan events in %" PRIu64 " %s (were the vmscan "
 			"events enabled?)\n",
 			path, k->lines_read, traits->tracedat_version ? "records" : "lines");
+	if (all_headless && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: its rejected lines begin with the event's name, "
+			"without the task-pid, [CPU] and timestamp columns: the trace was recorded "
+			"with tracefs' options/context-info set to 0; record it with 1 (the "
+			"default)\n",
+			path);
 	if (traits->wrapped_events && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: the trace looks wrapped: %" PRIu64 " events are broken "

@@ -206,6 +206,49 @@ def test_hostile_input():
           r.returncode == 0 and b"no vmscan events in 1 lines" in r.stderr, r.stderr)
 
 
+def test_context_info_off():
+    # tracefs with options/context-info 0 prints the event's name first, with
+    # no task-pid, [CPU] or timestamp: every line is rejected (bad_header), and
+    # the end of the input says why instead of asking whether events were on
+    headless = (b"mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL\n"
+                b"vmscan:mm_vmscan_direct_reclaim_end: nr_reclaimed=3\n")
+    hint = b"options/context-info set to 0"
+    r = run(["-"], data=headless)
+    check("context-info off: rejected, the end names the option",
+          r.returncode == 0 and r.stderr.count(b"rejected (bad_header") == 2 and
+          b"no vmscan event could be read in 2 lines: 2 rejected" in r.stderr and
+          hint in r.stderr and b"were the vmscan events enabled" not in r.stderr, r.stderr)
+    r = run(["--strict", "-"], data=headless)
+    check("context-info off, --strict: exit 4", r.returncode == 4 and hint in r.stderr, r.stderr)
+    r = run(["--quiet", "-"], data=headless)
+    check("context-info off, --quiet: no messages", r.returncode == 0 and r.stderr == b"",
+          r.stderr)
+    # a bad_header line of another shape among them: no hint (it would guess)
+    r = run(["-"], data=headless + b"garbage mm_vmscan_direct_reclaim_begin\n")
+    check("a rejected line of another shape: no context-info hint",
+          r.returncode == 0 and hint not in r.stderr and b"3 rejected" in r.stderr, r.stderr)
+    # with a good line, the end says nothing of no events; the hint stays
+    good = b"  a-1 [000] 1.000100: mm_vmscan_direct_reclaim_begin: order=0\n"
+    r = run(["-"], data=good + headless)
+    check("context-info off among good lines: the hint alone",
+          r.returncode == 0 and hint in r.stderr and b"could be read" not in r.stderr, r.stderr)
+    # decoded by two threads (a file of several batches), past --max-messages
+    path = os.path.join(WORK, "context-info-off.txt")
+    with open(path, "wb") as f:
+        f.write(headless * 20000)
+    r = run(["--threads", "2", "--max-messages", "3", path])
+    check("context-info off, two threads: the hint after 40000 rejects",
+          r.returncode == 0 and hint in r.stderr and b"40000 rejected" in r.stderr, r.stderr[-400:])
+    # two inputs: only the one recorded so
+    other = os.path.join(WORK, "context-info-on.txt")
+    with open(other, "wb") as f:
+        f.write(good + b"garbage mm_vmscan_direct_reclaim_begin\n")
+    r = run([path, other])
+    check("two inputs: the hint names the one recorded without context",
+          r.stderr.count(hint) == 1 and (path.encode() + b": its rejected lines") in r.stderr,
+          r.stderr[-600:])
+
+
 def test_live_without_root():
     # live tracing is exercised inside the QEMU guest (tests/qemu); here only
     # its refusal, as an unprivileged user, which touches no tracing state
@@ -827,7 +870,8 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
               test_histogram, test_progress_only_on_a_terminal,
-              test_hostile_input, test_sigint_streaming, test_interval, test_interval_tracedat,
+              test_hostile_input, test_context_info_off, test_sigint_streaming, test_interval,
+              test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap, test_corrupt_summary_where,
               test_summary_on_stdin, test_compressed_summary,
