@@ -203,7 +203,11 @@ static void input_end(const char *path, const struct vmsa_source_counts *k,
 {
 	struct cli *c = payload;
 	struct cli_tally *t = tally_of(c, path, false);
-	bool all_headless = t && t->headless && t->headless == t->bad_headers;
+	/* (only where no line was read as an event: a trace pasted into a mail
+	 * and wrapped has lines that go on a broken event and begin with its
+	 * name too, among events read whole) */
+	bool all_headless = t && t->headless && t->headless == t->bad_headers &&
+			    k->lines_analyzed == 0 && !traits->wrapped_events;
 	if (t) { /* (told: an input named again starts anew) */
 		free(t->name);
 		*t = c->tally[--c->ntally];
