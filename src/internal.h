@@ -820,8 +820,8 @@ void vmsa_row_counters_free(struct vmsa_task_row *r);
 int vmsa_row_merge(struct vmsa_task_row *dst, const struct vmsa_task_row *src);
 /*
  * A new zeroed row of sum's own, in a block of sum's (sum->blocks, freed
- * with it; its parts are cut from the block's chunks), appended to
- * sum->rows (room for it made by the caller); NULL: out of memory.  The
+ * with it; its parts are cut from the block's chunks), for the caller to
+ * put in sum->rows; NULL: out of memory.  The
  * rows a summary reads (summary_doc.c) are made so: one allocation a block,
  * not one a row and one a part.  Rows of a summary's own block are changed
  * in place, never copied first as the statistics' shared rows are.

@@ -422,14 +422,6 @@ static void row_release(struct vmsa_task_row *r)
 	vmsa_hist_release(&r->stall);
 }
 
-/* A row of no block, its holder's alone. */
-static void row_free(struct vmsa_task_row *r)
-{
-	if (!r)
-		return;
-	row_release(r);
-	free(r);
-}
 
 /* Adds n 64-bit counters: every member of the counter sets is one. */
 static void add_u64s(void *restrict d, const void *restrict s, size_t bytes)
@@ -562,8 +554,8 @@ static void block_row_gone(struct vmsa_stats *st, struct vmsa_row_block *b)
 
 /*
  * A new block of about cap rows (0: ROW_BLOCK_FIRST), no more than
- * ROW_BLOCK_BIG bytes, one reference; in *next the rows of the block after
- * it.  NULL: out of memory.
+ * ROW_BLOCK_BIG bytes, one reference; in *next (unless NULL) the rows of
+ * the block after it.  NULL: out of memory.
  */
 static struct vmsa_row_block *block_new(uint32_t cap, uint32_t *next)
 {
@@ -582,7 +574,8 @@ static struct vmsa_row_block *block_new(uint32_t cap, uint32_t *next)
 	atomic_init(&n->refs, 1);
 	n->cap = cap;
 	n->mapped = map;
-	*next = big ? cap : cap * 2;
+	if (next)
+		*next = big ? cap : cap * 2;
 	return n;
 }
 
@@ -1999,10 +1992,7 @@ void vmsa_summary_free(struct vmsa_summary *sum)
 {
 	if (!sum)
 		return;
-	for (size_t i = 0; i < sum->nrows; i++)
-		if (sum->rows[i] && !sum->rows[i]->block) /* its own, not shared */
-			row_free(sum->rows[i]);
-	free(sum->rows);
+	free(sum->rows); /* (every row is a block's: shared, or the summary's own) */
 	free(sum->rows_made);
 	free(sum->made_of);
 	for (size_t i = 0; i < sum->nblocks; i++)
@@ -2022,10 +2012,9 @@ struct vmsa_task_row *vmsa_summary_new_row(struct vmsa_summary *sum)
 	struct vmsa_row_block *b = sum->own_block;
 	if (!b || b->used == b->cap) {
 		/* each block twice the one before, as the statistics' */
-		uint32_t next;
 		if (vmsa_grow((void **)&sum->blocks, &sum->blocks_cap, sum->nblocks + 1,
 			      sizeof(*sum->blocks), 4) ||
-		    !(b = block_new(b ? b->cap * 2 : 0, &next)))
+		    !(b = block_new(b ? b->cap * 2 : 0, NULL)))
 			return NULL;
 		b->summary_own = true;
 		sum->blocks[sum->nblocks++] = b;
@@ -2101,9 +2090,7 @@ static int fold_placeholders(struct vmsa_summary *sum, uint32_t ph)
 			struct vmsa_task_row *into =
 				hi - lo == 1 ? sum_own_row(sum, named[lo].from) : NULL;
 			if (into && vmsa_row_merge(into, r) == 0) {
-				if (!r->block)
-					row_free(r);
-				sum->rows[i] = NULL;
+				sum->rows[i] = NULL; /* (its block frees it) */
 				sum->placeholder_rows_merged++;
 			}
 		}
@@ -2129,9 +2116,7 @@ static int merge_by_name(struct vmsa_summary *sum)
 		if (j < out) {
 			if (vmsa_row_merge(sum->rows[j], r))
 				return VMSA_E_NOMEM;
-			sum->rows[i] = NULL;
-			if (!r->block)
-				row_free(r);
+			sum->rows[i] = NULL; /* (its block frees it) */
 		} else {
 			if (!(r = sum_own_row(sum, i)))
 				return VMSA_E_NOMEM;
