@@ -68,6 +68,9 @@ struct cli {
 	struct cli_listener *listener;	/* serving the metrics over HTTP, or NULL */
 	bool pretty, ignore_pid, latency_list, strict, quiet, histogram;
 	bool unwrap; /* --unwrap */
+	/* no message per rejected line (merge, check and compare: they would
+	 * drown the result), but the one at each input's end (-q: none) */
+	bool lines_quiet;
 	bool force;		/* outputs may replace a recorded trace */
 	bool allow_empty;	/* check: an input without vmscan events passes */
 	enum cli_missing missing;

@@ -112,8 +112,8 @@ static void on_reject(const char *src, uint64_t line_no, enum vmsa_reject_reason
 		t->headless += headless(line, len);
 	}
 	c->messages++;
-	if (c->quiet || c->messages > c->max_messages) {
-		if (!c->quiet && c->messages == c->max_messages + 1)
+	if (c->quiet || c->lines_quiet || c->messages > c->max_messages) {
+		if (!c->quiet && !c->lines_quiet && c->messages == c->max_messages + 1)
 			fprintf(stderr, "vmscan-analyze: further rejected lines are counted, not "
 					"shown\n");
 		return;

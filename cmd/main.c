@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		const char *name;
 		enum cli_sub sub;
 		int (*run)(struct cli *c, int n, char **args);
-		bool quiet; /* per-line messages would drown the result */
+		bool lines_quiet; /* per-line messages would drown the result */
 	} subs[] = {
 		{"merge", SUB_MERGE, cmd_merge, true},
 		{"check", SUB_CHECK, cmd_check, true},
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 		if (!strcmp(name, subs[i].name)) {
 			sub = subs[i].sub;
 			run = subs[i].run;
-			c.quiet = c.quiet || subs[i].quiet;
+			c.lines_quiet = subs[i].lines_quiet;
 			first++;
 		}
 	status = cli_validate(&c, sub);

@@ -142,6 +142,8 @@ static const char usage_text[] =
 	"                            (check: status 9)\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
+	"                            nor an input's end line (merge, check, compare\n"
+	"                            show only the end line without it)\n"
 	"  -h, --help                show this help\n"
 	"  -V, --version             show the version\n"
 	"An option that does not apply to the subcommand or the format is a usage\n"

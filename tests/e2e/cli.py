@@ -256,6 +256,36 @@ def test_context_info_off():
           r.stderr[-600:])
 
 
+def test_subcommands_tell_inputs_end():
+    # merge, compare and check show no message per rejected line (they would
+    # drown the result) but do say, at an input's end, that none of its lines
+    # could be read and why; --quiet silences that too
+    headless = (b"mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL\n"
+                b"vmscan:mm_vmscan_direct_reclaim_end: nr_reclaimed=3\n")
+    path = os.path.join(WORK, "sub-context-info-off.txt")
+    with open(path, "wb") as f:
+        f.write(headless)
+    good = fx("names.txt")
+    end = path.encode() + b": no vmscan event could be read in 2 lines: 2 rejected"
+    hint = path.encode() + b": its rejected lines begin with the event's name"
+    for sub, args in (("merge", [path, good]), ("compare", [path, good]),
+                      ("check", ["-t", "totals.direct.reclaims >= 0", "--allow-empty", path])):
+        r = run([sub] + args)
+        check("%s: the input's end told, once, no per-line message" % sub,
+              r.returncode == 0 and r.stderr.count(end) == 1 and r.stderr.count(hint) == 1 and
+              b"rejected (bad_header" not in r.stderr, (r.returncode, r.stderr))
+        r = run([sub, "--quiet"] + args)
+        check("%s --quiet: nothing on stderr" % sub, r.returncode == 0 and r.stderr == b"",
+              (r.returncode, r.stderr))
+    # an input with no vmscan line at all: the usual question, in merge too
+    empty = os.path.join(WORK, "sub-no-vmscan.txt")
+    with open(empty, "wb") as f:
+        f.write(b"# tracer: nop\n")
+    r = run(["merge", empty])
+    check("merge: an input without vmscan events is told so",
+          r.returncode == 0 and b"no vmscan events in 1 lines" in r.stderr, r.stderr)
+
+
 def test_live_without_root():
     # live tracing is exercised inside the QEMU guest (tests/qemu); here only
     # its refusal, as an unprivileged user, which touches no tracing state
@@ -877,7 +907,8 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
               test_histogram, test_progress_only_on_a_terminal,
-              test_hostile_input, test_context_info_off, test_sigint_streaming, test_interval,
+              test_hostile_input, test_context_info_off, test_subcommands_tell_inputs_end,
+              test_sigint_streaming, test_interval,
               test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap, test_corrupt_summary_where,
