@@ -142,6 +142,10 @@ int cli_outputs_finish(struct cli *c, int status);
 
 /* cli_outputs_prepare()'s check of the output paths alone; an exit status. */
 int cli_out_check(const struct cli *c, const char *const *inputs, int n);
+/* Standard output, when it is a regular file, is none of the n inputs
+ * (by name; '-', or none when none_is_stdin, is standard input): EXIT_OK,
+ * else EXIT_USAGE, told */
+int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin);
 
 /* Opens o's temporary file (nothing when o->path is NULL); an exit status. */
 int cli_out_open(struct cli_out *o);

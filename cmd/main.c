@@ -124,6 +124,8 @@ int main(int argc, char **argv)
 			first++;
 		}
 	status = cli_validate(&c, sub);
+	if (status == EXIT_OK)
+		status = cli_stdout_check(argc - first, &argv[first], sub == SUB_ANALYZE);
 	if (status == EXIT_OK) {
 		if (sub != SUB_LIVE)
 			heap_on_huge_pages();

@@ -94,6 +94,31 @@ static bool same_file(const char *a, const struct stat *sa, const char *b)
 	       sa->st_ino == sb.st_ino;
 }
 
+/*
+ * The shell opens standard output before this program runs: with '>' onto
+ * an input the input is already empty, with '>>' the report would go into
+ * the trace it is of.  Refused as cat refuses "input file is output file".
+ */
+int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin)
+{
+	struct stat so;
+	if (fstat(STDOUT_FILENO, &so) || !S_ISREG(so.st_mode))
+		return EXIT_OK;
+	for (int i = 0; i < (n ? n : none_is_stdin); i++) {
+		const char *name = n ? inputs[i] : "-";
+		bool in = !strcmp(name, "-");
+		struct stat si;
+		if ((in ? fstat(STDIN_FILENO, &si) : stat(name, &si)) || si.st_dev != so.st_dev ||
+		    si.st_ino != so.st_ino)
+			continue;
+		fprintf(stderr, "vmscan-analyze: %s: standard output is this input (%s); refused\n",
+			in ? "standard input" : name,
+			so.st_size ? "the output would be written into it" : "it is empty now");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 {
 	/* the metrics file is replaced by the library (vmsa_write_file_atomic),

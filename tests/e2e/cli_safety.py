@@ -119,6 +119,53 @@ def test_outputs_never_destroy_inputs(names):
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
 
 
+def test_stdout_is_an_input(names, summary):
+    # the shell opens standard output before the program runs: '>>' onto an
+    # input would write the report into the trace, '>' has emptied it; both
+    # are refused (as cat refuses "input file is output file")
+    d = os.path.join(WORK, "stdout-victims")
+    os.makedirs(d)
+    victim = os.path.join(d, "victim.txt")
+    for args, how, sub in ((["victim.txt"], "by name", "analyze"),
+                           ([], "as standard input (no FILE)", "analyze"),
+                           (["-"], "as standard input ('-')", "analyze"),
+                           (["merge", "victim.txt"], "by name", "merge"),
+                           (["compare", "victim.txt", names], "by name", "compare"),
+                           (["check", "-t", "totals.direct.reclaims >= 0", "victim.txt"],
+                            "by name", "check")):
+        shutil.copy(names, victim)
+        before = digest(victim)
+        with open(victim, "ab") as out, open(victim, "rb") as inp:
+            r = subprocess.run([TOOL] + args, stdin=inp, stdout=out, stderr=subprocess.PIPE,
+                               cwd=d, timeout=60)
+        check("%s >> its input (%s): refused, exit 2, the input byte-identical" % (sub, how),
+              r.returncode == 2 and b"standard output is this input" in r.stderr and
+              digest(victim) == before, (r.returncode, r.stderr))
+    # '>': already empty when the program starts; told, and nothing written
+    with open(victim, "wb") as out:
+        r = subprocess.run([TOOL, "victim.txt"], stdin=subprocess.DEVNULL, stdout=out,
+                           stderr=subprocess.PIPE, cwd=d, timeout=60)
+    check("> its input: refused, exit 2, nothing written into it",
+          r.returncode == 2 and b"it is empty now" in r.stderr and os.path.getsize(victim) == 0,
+          (r.returncode, r.stderr))
+    # a summary printed as a report into itself
+    s = os.path.join(d, "s.json")
+    shutil.copy(summary, s)
+    before = digest(s)
+    with open(s, "ab") as out:
+        r = subprocess.run([TOOL, "s.json"], stdin=subprocess.DEVNULL, stdout=out,
+                           stderr=subprocess.PIPE, cwd=d, timeout=60)
+    check("a summary's report >> the summary: refused, byte-identical",
+          r.returncode == 2 and digest(s) == before, (r.returncode, r.stderr))
+    # another file, /dev/null: as before
+    with open(os.path.join(d, "report.txt"), "wb") as out:
+        r = subprocess.run([TOOL, names], stdin=subprocess.DEVNULL, stdout=out,
+                           stderr=subprocess.PIPE, timeout=60)
+    check("standard output another file: written, exit 0",
+          r.returncode == 0 and os.path.getsize(os.path.join(d, "report.txt")) > 0,
+          (r.returncode, r.stderr))
+
+
 def test_failed_run_keeps_old_output(names):
     d = os.path.join(WORK, "old")
     os.makedirs(d)
@@ -419,6 +466,7 @@ def main():
     with open(summary, "wb") as f:
         f.write(run(["-f", "json", names]).stdout)
     test_outputs_never_destroy_inputs(names)
+    test_stdout_is_an_input(names, summary)
     test_failed_run_keeps_old_output(names)
     test_outputs_checked_first(names)
     test_terminal_stdin()
