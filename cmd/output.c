@@ -85,13 +85,17 @@ static bool is_trace(const char *path)
 	return found;
 }
 
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 static bool same_file(const char *a, const struct stat *sa, const char *b)
 {
 	struct stat sb;
 	if (!strcmp(a, b))
 		return true;
-	return sa && strcmp(b, "-") && stat(b, &sb) == 0 && sa->st_dev == sb.st_dev &&
-	       sa->st_ino == sb.st_ino;
+	return sa && strcmp(b, "-") && stat(b, &sb) == 0 && same_inode(sa, &sb);
 }
 
 /*
@@ -108,8 +112,7 @@ int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin)
 		const char *name = n ? inputs[i] : "-";
 		bool in = !strcmp(name, "-");
 		struct stat si;
-		if ((in ? fstat(STDIN_FILENO, &si) : stat(name, &si)) || si.st_dev != so.st_dev ||
-		    si.st_ino != so.st_ino)
+		if ((in ? fstat(STDIN_FILENO, &si) : stat(name, &si)) || !same_inode(&si, &so))
 			continue;
 		fprintf(stderr, "vmscan-analyze: %s: standard output is this input (%s); refused\n",
 			in ? "standard input" : name,

@@ -422,7 +422,6 @@ static void row_release(struct vmsa_task_row *r)
 	vmsa_hist_release(&r->stall);
 }
 
-
 /* Adds n 64-bit counters: every member of the counter sets is one. */
 static void add_u64s(void *restrict d, const void *restrict s, size_t bytes)
 {
