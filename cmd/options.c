@@ -18,7 +18,7 @@ static const char usage_text[] =
 	"                              [--svg FILE] INPUT...\n"
 	"       vmscan-analyze check [-t EXPR]... [--thresholds FILE] [--junit FILE] INPUT\n"
 	"Summarise Linux page-reclaim (vmscan) tracepoints: per-process direct reclaim,\n"
-	"per-kswapd activity, memcg/node reclaim, throttling and latencies.\n"
+	"per-kswapd activity, memcg/node and page-list reclaim, throttling and latencies.\n"
 	"\n"
 	"FILE is ftrace text (trace, trace_pipe, trace-cmd report), perf script\n"
 	"output or a binary trace.dat (recognised by its content), plain or\n"

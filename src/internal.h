@@ -188,7 +188,7 @@ struct vmsa_latency {
  * each listed once: X(member, dimensions).  Rows merge and totals add up
  * through these lists.  Every task may ask kswapd to wake (the row's own);
  * the others are counted by few tasks (kswapd threads, throttled tasks,
- * flusher wakers, unmatched events): they are in the row's struct
+ * flusher wakers, page-list reclaimers, unmatched events): they are in the row's struct
  * vmsa_row_more, made when first counted.
  */
 #define VMSA_ROW_COUNTERS(X)                                        \
@@ -203,7 +203,8 @@ struct vmsa_latency {
 	X(kswapd_sleep_without_wake, )                              \
 	X(flusher_wakeups, [VMSA_FLUSH__COUNT])                     \
 	X(flusher_dirty_pages, [VMSA_FLUSH__COUNT])                 \
-	X(flusher_requested_pages, [VMSA_FLUSH__COUNT])
+	X(flusher_requested_pages, [VMSA_FLUSH__COUNT])             \
+	X(reclaim_pages, [VMSA_RP__COUNT])
 
 /*
  * A row's per-order counts, each a vmsa_orders_t (below): X(member, how

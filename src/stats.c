@@ -1593,6 +1593,25 @@ static int on_flusher_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state 
 	return 0;
 }
 
+/* reclaim_pages(): no window opens or closes, and its pages are not the
+ * contexts' (pgscan_* and pgsteal_* do not count them) */
+static int on_reclaim_pages(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+			    const struct vmsa_event *ev)
+{
+	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
+	if (!m)
+		return VMSA_E_NOMEM;
+	uint64_t *n = m->reclaim_pages;
+	n[VMSA_RP_EVENTS]++;
+	n[VMSA_RP_SCANNED] += ev->nr_scanned;
+	n[VMSA_RP_RECLAIMED] += ev->nr_reclaimed;
+	n[VMSA_RP_DIRTY] += ev->nr_dirty;
+	n[VMSA_RP_WRITEBACK] += ev->nr_writeback;
+	n[VMSA_RP_CONGESTED] += ev->nr_congested;
+	n[VMSA_RP_IMMEDIATE] += ev->nr_immediate;
+	return 0;
+}
+
 /*
  * A flusher's pass: writeback_start and writeback_written of one worker,
  * around the inodes it wrote; wb_writeback() counts the work's nr_pages down
@@ -1639,6 +1658,8 @@ static int on_wakeup_kswapd_rest(struct vmsa_stats *st, struct task_state *t,
 				 const struct vmsa_event *ev);
 static int on_wb_written_rest(struct vmsa_stats *st, struct task_state *t,
 			      const struct vmsa_event *ev);
+static int on_reclaim_pages_rest(struct vmsa_stats *st, struct task_state *t,
+				 const struct vmsa_event *ev);
 
 static const event_handler handlers[VMSA_EV__COUNT] = {
 	[VMSA_EV_RECLAIM_BEGIN] = on_begin,
@@ -1657,6 +1678,7 @@ static const event_handler handlers[VMSA_EV__COUNT] = {
 	[VMSA_EV_WB_START] = on_wb_start,
 	[VMSA_EV_WB_WRITTEN] = on_wb_written_rest,
 	[VMSA_EV_LOST] = on_nothing, /* counted before any task */
+	[VMSA_EV_RECLAIM_PAGES] = on_reclaim_pages_rest,
 };
 
 /* The state of reference ref (a pid_slot's, not REF_NONE) */
@@ -1802,6 +1824,14 @@ static int on_wb_written_rest(struct vmsa_stats *st, struct task_state *t,
 			      const struct vmsa_event *ev)
 {
 	int err = on_wb_written(st, t, ev);
+	may_rest(st, t);
+	return err;
+}
+
+static int on_reclaim_pages_rest(struct vmsa_stats *st, struct task_state *t,
+				 const struct vmsa_event *ev)
+{
+	int err = on_reclaim_pages(st, t, ev);
 	may_rest(st, t);
 	return err;
 }
@@ -2173,6 +2203,7 @@ static void compute_totals(struct vmsa_summary *sum)
 	memcpy(t->flusher_dirty_pages, m->flusher_dirty_pages, sizeof(t->flusher_dirty_pages));
 	memcpy(t->flusher_requested_pages, m->flusher_requested_pages,
 	       sizeof(t->flusher_requested_pages));
+	memcpy(t->reclaim_pages, m->reclaim_pages, sizeof(t->reclaim_pages));
 	t->writeback_known = sum->writeback.seen;
 	memcpy(t->writeback_passes, sum->writeback.passes, sizeof(t->writeback_passes));
 	memcpy(t->writeback_pages, sum->writeback.pages, sizeof(t->writeback_pages));

@@ -1290,6 +1290,17 @@ static void read_ctx(jo *o, struct vmsa_counters *c)
 	c->write_events_with_pages = is_int(member(w, "pages"));
 }
 
+/* the sums n of mm_vmscan_reclaim_pages of object o (0 when it is absent:
+ * none), member by member of the field table */
+static void read_reclaim_pages(jo *o, uint64_t *n)
+{
+#define u64(v) (v)
+#define READ_RP(k, kind, meaning, value) value = count_of(o, k);
+	VMSA_RECLAIM_PAGES_FIELDS(READ_RP)
+#undef READ_RP
+#undef u64
+}
+
 static void read_throttled(jo *o, uint64_t *n, uint64_t *usec)
 {
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
@@ -1373,6 +1384,7 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 			return VMSA_E_NOMEM;
 	}
 	read_throttled(member(o, "throttled"), m.throttled, m.throttled_usec);
+	read_reclaim_pages(member(o, "reclaim_pages"), m.reclaim_pages);
 	r->kswapd_nid = -1;
 	if (!kswapd) {
 		jo *x = member(o, "outside_reclaim");
@@ -1443,6 +1455,7 @@ static void read_totals(jo *o, struct vmsa_totals *t)
 	t->kswapd_rewakeups = count_of(k, "rewakeups");
 	t->wakeup_kswapd = count_of(o, "wakeup_kswapd_requests");
 	read_throttled(member(o, "throttled"), t->throttled, t->throttled_usec);
+	read_reclaim_pages(member(o, "reclaim_pages"), t->reclaim_pages);
 	for (int r = 0; r < VMSA_FLUSH__COUNT; r++) {
 		jo *f = member(member(o, "flusher_wakeups"), vmsa_flush_reason_name(r));
 		t->flusher_wakeups[r] = count_of(f, "count");

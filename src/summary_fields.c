@@ -74,6 +74,9 @@ static const struct vmsa_field writeback_members[] = {
 };
 SHAPE(writeback, NULL);
 
+static const struct vmsa_field reclaim_pages_members[] = {VMSA_RECLAIM_PAGES_FIELDS(MEMBER)};
+SHAPE(reclaim_pages, "reclaim_pages");
+
 /* ---- reclaim contexts --------------------------------------------- */
 
 static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL)};
@@ -144,7 +147,7 @@ SHAPE(input, NULL);
 
 /* ---- totals and latency --------------------------------------------- */
 
-static const struct vmsa_field totals_members[] = {VMSA_TOTALS_FIELDS(MEMBER)};
+static const struct vmsa_field totals_members[] = {VMSA_TOTALS_FIELDS(MEMBER, MEMBER_OPT)};
 SHAPE(totals, NULL);
 
 static const struct vmsa_field latency_members[] = {VMSA_LATENCY_FIELDS(MEMBER)};

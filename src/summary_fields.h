@@ -187,6 +187,24 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  "writeback_start or _written events without their other half (not counted above)", \
 	  wb_known(t, t->writeback_unpaired))
 
+/* the sums n of mm_vmscan_reclaim_pages (enum vmsa_reclaim_pages_count) */
+#define VMSA_RECLAIM_PAGES_FIELDS(X)                                                    \
+	X("events", VF_SUM(COUNT),                                                        \
+	  "mm_vmscan_reclaim_pages events: one per node of each reclaim_pages() call",     \
+	  u64(n[VMSA_RP_EVENTS]))                                                         \
+	X("pages_scanned", VF_SUM(PAGES),                                                 \
+	  "their nr_scanned: pages of the caller's list looked at (not in pgscan_*)",      \
+	  u64(n[VMSA_RP_SCANNED]))                                                        \
+	X("pages_reclaimed", VF_SUM(PAGES), "their nr_reclaimed (not in pgsteal_*)",       \
+	  u64(n[VMSA_RP_RECLAIMED]))                                                      \
+	X("nr_dirty_pages", VF_SUM(PAGES), "their nr_dirty", u64(n[VMSA_RP_DIRTY]))        \
+	X("nr_writeback_pages", VF_SUM(PAGES), "their nr_writeback",                      \
+	  u64(n[VMSA_RP_WRITEBACK]))                                                      \
+	X("nr_congested_pages", VF_SUM(PAGES), "their nr_congested",                      \
+	  u64(n[VMSA_RP_CONGESTED]))                                                      \
+	X("nr_immediate_pages", VF_SUM(PAGES), "their nr_immediate",                      \
+	  u64(n[VMSA_RP_IMMEDIATE]))
+
 /* a process row r of the summary sum, and a kswapd row's first members */
 #define VMSA_ROW_KEY_FIELDS(X, XO)                                                      \
 	X("comm", VF_FIRST(TEXT), "task name; bytes that are not UTF-8 become U+FFFD",    \
@@ -212,6 +230,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("wakeup_kswapd_by_order", VF_ORDERS, "the same, per order", orders(r->wakeup_by_order[0])) \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(vmsa_row_more(r)->throttled, vmsa_row_more(r)->throttled_usec)) \
+	XO("reclaim_pages", VF_OBJ(reclaim_pages),                                        \
+	   "its page-list reclaim (mm_vmscan_reclaim_pages: MADV_PAGEOUT, DAMON), when it did any", \
+	   reclaim_pages_obj(vmsa_row_more(r)->reclaim_pages))                          \
 	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
 	  u64(vmsa_row_more(r)->unmatched_begins))                                 \
 	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(vmsa_row_more(r)->unmatched_ends)) \
@@ -265,8 +286,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("awake_in_progress", VF_SUM(COUNT), "kswapd threads awake at the end of input", \
 	  u64(vmsa_row_ctx(all, VMSA_CTX_KSWAPD)->in_progress))
 
-/* the totals t of the summary sum, rows added up all, kn as a context's */
-#define VMSA_TOTALS_FIELDS(X)                                                           \
+/* the totals t of the summary sum, rows added up all, kn as a context's; XO
+ * members are there only when not NULL */
+#define VMSA_TOTALS_FIELDS(X, XO)                                                       \
 	X("direct", VF_OBJ(ctx_window_order), "direct reclaim (docs/attribution.md)",     \
 	  ctx_order_obj(all, VMSA_CTX_DIRECT, kn))                                      \
 	X("memcg", VF_OBJ(ctx_window_order), "memcg reclaim", ctx_order_obj(all, VMSA_CTX_MEMCG, kn)) \
@@ -287,6 +309,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("flusher_writeback", VF_OBJ(writeback),                                         \
 	  "what the flushers wrote, per reason (writeback:writeback_start/_written)",       \
 	  writeback_obj(t))                                                               \
+	XO("reclaim_pages", VF_OBJ(reclaim_pages),                                        \
+	   "page-list reclaim (mm_vmscan_reclaim_pages, kernels after 6.12: MADV_PAGEOUT, " \
+	   "DAMON's pageout), when the trace has any: no reclaim window, and apart from "  \
+	   "every context's pages above", reclaim_pages_obj(t->reclaim_pages))            \
 	X("unmatched_begins", VF_SUM(COUNT), "begins abandoned without an end",           \
 	  u64(t->unmatched_begins))                                                       \
 	X("unmatched_ends", VF_SUM(COUNT), "ends without a begin", u64(t->unmatched_ends)) \

@@ -81,6 +81,7 @@ enum vmsa_event_type {
 	VMSA_EV_WB_START,	/* writeback:writeback_start: a flusher's pass begins */
 	VMSA_EV_WB_WRITTEN,	/* writeback:writeback_written: the pass ends */
 	VMSA_EV_LOST,		/* the tracer dropped events (count in ->lost) */
+	VMSA_EV_RECLAIM_PAGES,	/* mm_vmscan_reclaim_pages (after 6.12): reclaim_pages() */
 	VMSA_EV__COUNT
 };
 
@@ -140,6 +141,25 @@ enum vmsa_flush_reason {
 };
 
 /*
+ * What mm_vmscan_reclaim_pages events add up to (struct vmsa_totals'
+ * reclaim_pages).  The event (mainline kernels after 6.12) is
+ * reclaim_folio_list()'s, once per node of each reclaim_pages() call: a list
+ * of pages its caller chose, not an LRU scan (MADV_PAGEOUT and
+ * process_madvise(), DAMON's pageout action).  It opens no reclaim window,
+ * and pgscan_* / pgsteal_* of /proc/vmstat do not count its pages.
+ */
+enum vmsa_reclaim_pages_count {
+	VMSA_RP_EVENTS,		/* events */
+	VMSA_RP_SCANNED,	/* their nr_scanned */
+	VMSA_RP_RECLAIMED,	/* their nr_reclaimed */
+	VMSA_RP_DIRTY,		/* nr_dirty */
+	VMSA_RP_WRITEBACK,	/* nr_writeback */
+	VMSA_RP_CONGESTED,	/* nr_congested */
+	VMSA_RP_IMMEDIATE,	/* nr_immediate */
+	VMSA_RP__COUNT
+};
+
+/*
  * Why a flusher writes (writeback_start/_written reason=, enum wb_reason of
  * include/linux/backing-dev-defs.h; 3.x called reclaim's reason
  * try_to_free_pages, a name read as VMSA_WB_VMSCAN).
@@ -181,11 +201,12 @@ struct vmsa_event {
 	size_t comm_len;
 	int32_t order;		/* -1 when the event has none or does not say */
 	int32_t nid;		/* -1 when the event has none */
-	uint64_t nr_scanned;	/* LRU_ISOLATE, SHRINK_INACTIVE */
+	uint64_t nr_scanned;	/* LRU_ISOLATE, SHRINK_INACTIVE, RECLAIM_PAGES */
 	uint64_t nr_taken;	/* LRU_ISOLATE, SHRINK_ACTIVE */
-	uint64_t nr_reclaimed;	/* SHRINK_INACTIVE, RECLAIM_END (END: VMSA_UNKNOWN_COUNT
+	uint64_t nr_reclaimed;	/* SHRINK_INACTIVE, RECLAIM_PAGES, RECLAIM_END (END: VMSA_UNKNOWN_COUNT
 				 * when the line printed no fields) */
 	uint64_t nr_pages;	/* WRITE: pages in the folio, 0 if not said */
+	/* SHRINK_INACTIVE, RECLAIM_PAGES (nr_dirty: FLUSHER_WAKE too) */
 	uint64_t nr_dirty, nr_writeback, nr_congested, nr_immediate;
 	uint64_t nr_deactivated; /* SHRINK_ACTIVE */
 	int64_t slab_freed;	/* SLAB_END: shrinker return value */
@@ -929,6 +950,8 @@ struct vmsa_totals {
 	uint64_t writeback_passes[VMSA_WB__COUNT];
 	uint64_t writeback_pages[VMSA_WB__COUNT];	/* pages the passes wrote */
 	uint64_t writeback_unpaired;	/* a _written without its _start, or the reverse */
+	/* mm_vmscan_reclaim_pages, by enum vmsa_reclaim_pages_count */
+	uint64_t reclaim_pages[VMSA_RP__COUNT];
 	uint64_t events_lost;		/* what the lost-event markers say */
 	uint64_t tasks;
 	uint64_t tasks_folded;		/* beyond max_tasks */

@@ -155,17 +155,34 @@ static int flags_file(const struct vmsa_values *v, struct vmsa_event *ev)
 	return 0;
 }
 
-BUILD(build_shrink_inactive)
+/* what shrink_folio_list() found (struct reclaim_stat), and the node:
+ * lru_shrink_inactive's and reclaim_pages' alike */
+static int folio_list_stat(const struct vmsa_values *v, struct vmsa_event *ev)
 {
-	REQ(get(v, VF_NR_RECLAIMED, &ev->nr_reclaimed));
-	OPT(get(v, VF_NR_SCANNED, &ev->nr_scanned));
 	OPT(get(v, VF_NR_DIRTY, &ev->nr_dirty));
 	OPT(get(v, VF_NR_WRITEBACK, &ev->nr_writeback));
 	OPT(get(v, VF_NR_CONGESTED, &ev->nr_congested));
 	OPT(get(v, VF_NR_IMMEDIATE, &ev->nr_immediate));
 	OPT(get_i32(v, VF_NID, &ev->nid));
+	return 0;
+}
+
+BUILD(build_shrink_inactive)
+{
+	REQ(get(v, VF_NR_RECLAIMED, &ev->nr_reclaimed));
+	OPT(get(v, VF_NR_SCANNED, &ev->nr_scanned));
+	OPT(folio_list_stat(v, ev));
 	OPT(get_i32(v, VF_PRIORITY, &ev->priority));
 	return flags_file(v, ev);
+}
+
+/* lru_shrink_inactive's fields without priority and flags: no 2.6.35 form
+ * without nr_scanned to allow for */
+BUILD(build_reclaim_pages)
+{
+	REQ(get(v, VF_NR_SCANNED, &ev->nr_scanned));
+	REQ(get(v, VF_NR_RECLAIMED, &ev->nr_reclaimed));
+	return folio_list_stat(v, ev);
 }
 
 BUILD(build_shrink_active)
@@ -234,8 +251,9 @@ BUILD(build_slab_end)
 #define EVENT(type, fields, build, ...) {{__VA_ARGS__}, type, 0, false, NULL, fields, build}
 #define WRITEBACK(type, name) {{{name}}, type, 0, false, "writeback", B(WB_NR_PAGES) | B(WB_REASON), build_writeback}
 
-/* Every vmscan event from the seeds (2.6.35) through Linux 6.1, the
- * kernel/ series' mm_vmscan_wakeup_flusher, and the flushers' passes. */
+/* Every vmscan event from the seeds (2.6.35) through Linux 6.12, the
+ * mm_vmscan_reclaim_pages of later kernels, the kernel/ series' mm_vmscan_wakeup_flusher,
+ * and the flushers' passes. */
 const struct vmsa_catalogue vmsa_catalogue = {
 	.system = "vmscan",
 	.prefixes = {"mm_vmscan_", "mm_shrink_slab_"},
@@ -296,6 +314,12 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		EVENT(VMSA_EV_THROTTLED,
 		      B(NID) | B(USEC_DELAYED) | B(USEC_TIMEOUT) | B(THROTTLE_REASON),
 		      build_throttled, {"mm_vmscan_throttled"}),
+		/* after 6.12, reclaim_pages() (MADV_PAGEOUT, DAMON): "nid=%d
+		 * nr_scanned=%ld nr_reclaimed=%ld nr_dirty=%ld ... nr_unmap_fail=%ld" */
+		EVENT(VMSA_EV_RECLAIM_PAGES,
+		      B(NR_RECLAIMED) | B(NR_SCANNED) | B(NR_DIRTY) | B(NR_WRITEBACK) |
+			      B(NR_CONGESTED) | B(NR_IMMEDIATE) | B(NID),
+		      build_reclaim_pages, {"mm_vmscan_reclaim_pages"}),
 		/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=%s" */
 		EVENT(VMSA_EV_FLUSHER_WAKE, B(NID) | B(NR_DIRTY) | B(NR_PAGES) | B(FLUSH_REASON),
 		      build_flusher, {"mm_vmscan_wakeup_flusher"}),

@@ -118,7 +118,7 @@ struct vmsa_event_desc {
 	vmsa_build_fn build;
 };
 
-#define VMSA_NEVENTS 21
+#define VMSA_NEVENTS 22
 
 struct vmsa_catalogue {
 	const char *system;	  /* the records' trace system (of most events) */

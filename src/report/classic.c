@@ -731,6 +731,18 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 			line(f, label, v);
 		}
 	}
+	const uint64_t *rp = t->reclaim_pages;
+	if (rp[VMSA_RP_EVENTS]) {
+		fputs("\nPage-list reclaim (mm_vmscan_reclaim_pages: MADV_PAGEOUT, DAMON; not in "
+		      "the figures above)\n", f);
+		line_u(f, "Page-list reclaim events:", rp[VMSA_RP_EVENTS]);
+		line_u(f, "Page-list reclaim pages scanned:", rp[VMSA_RP_SCANNED]);
+		line_u(f, "Page-list reclaim pages reclaimed:", rp[VMSA_RP_RECLAIMED]);
+		line_u(f, "Page-list reclaim dirty pages:", rp[VMSA_RP_DIRTY]);
+		line_u(f, "Page-list reclaim pages under writeback:", rp[VMSA_RP_WRITEBACK]);
+		line_u(f, "Page-list reclaim nr_congested pages:", rp[VMSA_RP_CONGESTED]);
+		line_u(f, "Page-list reclaim nr_immediate pages:", rp[VMSA_RP_IMMEDIATE]);
+	}
 	if (t->flusher_wakeups[0] || t->flusher_wakeups[1]) {
 		fputs("\nFlusher wake-ups from reclaim\n", f);
 		for (int r = 0; r < VMSA_FLUSH__COUNT; r++) {
@@ -880,6 +892,28 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 	}
 }
 
+/* Per task: its page-list reclaim (mm_vmscan_reclaim_pages); only when the
+ * trace has any */
+static void reclaim_pages_table(FILE *f, const struct vmsa_summary *sum, int w)
+{
+	if (!sum->totals.reclaim_pages[VMSA_RP_EVENTS])
+		return;
+	fprintf(f, "\n%-*s %8s %8s %8s %8s %8s\n", w, "Page-list", "Events", "Pages", "Pages",
+		"Pages", "Pages");
+	fprintf(f, "%-*s %8s %8s %8s %8s %8s\n", w, "reclaim", "", "Scanned", "Rclmed", "Dirty",
+		"Writebk");
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const struct vmsa_task_row *r = sum->rows[i];
+		const uint64_t *n = vmsa_row_more(r)->reclaim_pages;
+		if (!n[VMSA_RP_EVENTS])
+			continue;
+		pad_label(sum, r, f, w);
+		fprintf(f, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
+			n[VMSA_RP_EVENTS], n[VMSA_RP_SCANNED], n[VMSA_RP_RECLAIMED], n[VMSA_RP_DIRTY],
+			n[VMSA_RP_WRITEBACK]);
+	}
+}
+
 /* bcc-style log2 histogram, in power-of-two buckets of nanoseconds. */
 static void log2_hist(FILE *f, const char *title, const struct vmsa_hist *h)
 {
@@ -966,6 +1000,7 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 	summary_block(f, sum);
 	additions(f, sum);
 	throttle_shrink_table(f, sum, width, in);
+	reclaim_pages_table(f, sum, width);
 	free(in);
 	if (opts && opts->histogram)
 		histograms(f, sum);

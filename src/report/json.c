@@ -130,6 +130,16 @@ static jo *throttle_obj(const uint64_t *n, const uint64_t *usec)
 	return all;
 }
 
+/* the sums n of mm_vmscan_reclaim_pages; NULL (left out) when there were none */
+static jo *reclaim_pages_obj(const uint64_t *n)
+{
+	if (!n[VMSA_RP_EVENTS])
+		return NULL;
+	jo *o = json_object_new_object();
+	VMSA_RECLAIM_PAGES_FIELDS(PUT)
+	return o;
+}
+
 static jo *flusher_obj(const struct vmsa_totals *t)
 {
 	jo *all = json_object_new_object();
@@ -348,7 +358,7 @@ static jo *totals_obj(const struct vmsa_summary *sum)
 		vmsa_row_counters_add(&rows, made[i]); /* (nothing to make) */
 	const struct vmsa_task_row *all = &rows;
 	jo *o = json_object_new_object();
-	VMSA_TOTALS_FIELDS(PUT)
+	VMSA_TOTALS_FIELDS(PUT, PUT_OPT)
 	return o;
 }
 

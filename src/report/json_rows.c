@@ -27,6 +27,7 @@ enum jv_kind {
 	JV_WRITES,	/* a: counters */
 	JV_ORDERS,	/* u: vmsa_orders_t */
 	JV_THROTTLE,	/* a: counts, b: usec */
+	JV_RECLAIM_PAGES, /* a: mm_vmscan_reclaim_pages sums */
 	JV_HIST,	/* a: histogram */
 	JV_BUCKETS,	/* a: histogram */
 	JV_KSWAPD_RECLAIM, /* a: row */
@@ -278,6 +279,12 @@ static jv orders(vmsa_orders_t v)
 static jv throttle_obj(const uint64_t *n, const uint64_t *usec)
 {
 	return (jv){.kind = JV_THROTTLE, .a = n, .b = usec};
+}
+
+/* (left out when there were none) */
+static jv reclaim_pages_obj(const uint64_t *n)
+{
+	return n[VMSA_RP_EVENTS] ? (jv){.kind = JV_RECLAIM_PAGES, .a = n} : NULL;
 }
 
 static jv hist_obj(const struct vmsa_hist *h)
@@ -547,6 +554,14 @@ static void write_throttle(struct vmsa_jw *w, const uint64_t *n, const uint64_t 
 		keep_blank(w, blank, from);
 }
 
+static void write_reclaim_pages(struct vmsa_jw *w, const uint64_t *n)
+{
+	bool first = true;
+	EMIT(w, "{");
+	VMSA_RECLAIM_PAGES_FIELDS(WPUT)
+	EMIT(w, "}");
+}
+
 static void write_buckets(struct vmsa_jw *w, const struct vmsa_hist *h)
 {
 	EMIT(w, "[");
@@ -610,6 +625,9 @@ static void put_value(struct vmsa_jw *w, jv v)
 		break;
 	case JV_THROTTLE:
 		write_throttle(w, v.a, v.b);
+		break;
+	case JV_RECLAIM_PAGES:
+		write_reclaim_pages(w, v.a);
 		break;
 	case JV_HIST:
 		write_hist(w, v.a);

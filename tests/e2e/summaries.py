@@ -69,6 +69,61 @@ def comparable(doc):
     return {k: d[k] for k in ("input", "totals", "latency", "processes", "kswapd")}
 
 
+# fixtures/handmade/README.md, reclaim-pages.txt: counted by hand
+RP_TOTALS = {"events": 3, "pages_scanned": 832, "pages_reclaimed": 744, "nr_dirty_pages": 52,
+             "nr_writeback_pages": 19, "nr_congested_pages": 0, "nr_immediate_pages": 3}
+RP_ROWS = {("kdamond.0", 812): [2, 576, 544, 12, 3, 0, 1],
+           ("madvise_test", 3300): [1, 256, 200, 40, 16, 0, 2]}
+
+
+def reclaim_pages(tool, src, work, other):
+    """mm_vmscan_reclaim_pages: its totals and rows, kept apart from the
+    reclaim contexts, through a summary file read back and merged; absent
+    from a summary of a trace without it (other)"""
+    def run_check(args):
+        return subprocess.run([tool, "check"] + args, capture_output=True)
+    fx = os.path.join(src, "fixtures", "handmade", "reclaim-pages.txt")
+    d = analyze(tool, fx)
+    check("reclaim_pages: the totals are the hand counts",
+          d["totals"].get("reclaim_pages") == RP_TOTALS, d["totals"].get("reclaim_pages"))
+    rows = {(p["comm"], p["pid"]): list(p["reclaim_pages"].values())
+            for p in d["processes"] if "reclaim_pages" in p}
+    check("reclaim_pages: each task's row, and only theirs", rows == RP_ROWS, rows)
+    check("reclaim_pages: not in the direct context (the dd window's 32 and 30 alone)",
+          d["totals"]["direct"]["pages_scanned"] == 32 and
+          d["totals"]["direct"]["pages_reclaimed"] == 30 and
+          d["totals"]["outside_reclaim"]["pages_scanned"] == 0, d["totals"]["direct"])
+    check("reclaim_pages: a line without nr_reclaimed is rejected as missing_field",
+          d["input"]["lines_rejected"] == 1 and
+          d["input"]["sources"][0]["rejected_by_reason"]["missing_field"] == 1)
+    js = os.path.join(work, "reclaim-pages.json")
+    with open(js, "w") as f:
+        json.dump(d, f)
+    rc, twice, err = merge(tool, [js, js])
+    check("reclaim_pages: a summary merged with itself doubles totals and rows",
+          rc == 0 and twice["totals"].get("reclaim_pages") == {k: 2 * v for k, v in RP_TOTALS.items()}
+          and {(p["comm"], p["pid"]): list(p["reclaim_pages"].values())
+               for p in twice["processes"] if "reclaim_pages" in p} ==
+          {k: [2 * x for x in v] for k, v in RP_ROWS.items()}, err or twice["totals"].get("reclaim_pages"))
+    rc, mixed, err = merge(tool, [other, js])
+    check("reclaim_pages: merged with a summary without it, its own values",
+          rc == 0 and mixed["totals"].get("reclaim_pages") == RP_TOTALS, err)
+    check("reclaim_pages: absent from a summary of a trace without the event",
+          "reclaim_pages" not in json.load(open(other))["totals"])
+    classic = [subprocess.run([tool, x], capture_output=True).stdout for x in (fx, js)]
+    part = [c[c.find(b"\nPage-list reclaim ("):c.find(b"\nInput\n")] for c in classic]
+    check("reclaim_pages: the report of the summary read back says what the trace's says",
+          part[0] == part[1] and b"Page-list reclaim pages reclaimed:\t744" in part[0] and
+          classic[0][classic[0].rfind(b"\nPage-list "):] ==
+          classic[1][classic[1].rfind(b"\nPage-list "):], part)
+    path = "totals.reclaim_pages.pages_reclaimed"
+    r = run_check(["-t", path + " == 744", fx])
+    check("reclaim_pages: check reads its fields", r.returncode == 0, r.stdout + r.stderr)
+    r = run_check(["-t", path + " <= 1000", other])
+    check("reclaim_pages: check of it on a summary without it fails as not measured",
+          r.returncode == 8 and b"absent" in r.stdout, r.stdout)
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -116,6 +171,8 @@ def main():
           twice["latency"]["direct_stall_ns"]["count"] ==
           2 * one["latency"]["direct_stall_ns"]["count"] and
           twice["latency"]["direct_stall_ns"]["max_ns"] == one["latency"]["direct_stall_ns"]["max_ns"])
+    reclaim_pages(tool, src, work, jsons[0])
+
     bad = os.path.join(work, "bad.json")
     with open(bad, "w") as f:
         f.write('{"schema": "something-else"}')

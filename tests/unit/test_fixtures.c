@@ -236,6 +236,37 @@ START_TEST(test_lru_names_mmotm)
 }
 END_TEST
 
+START_TEST(test_reclaim_pages)
+{
+	struct run r = analyze(NULL, FX("reclaim-pages.txt"), NULL);
+	ck_assert_uint_eq(r.counts.lines_read, 12);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 8);
+	ck_assert_uint_eq(r.counts.lines_rejected, 1); /* no nr_reclaimed */
+	const uint64_t *t = r.t.reclaim_pages;
+	ck_assert_uint_eq(t[VMSA_RP_EVENTS], 3);
+	ck_assert_uint_eq(t[VMSA_RP_SCANNED], 832);
+	ck_assert_uint_eq(t[VMSA_RP_RECLAIMED], 744);
+	ck_assert_uint_eq(t[VMSA_RP_DIRTY], 52);
+	ck_assert_uint_eq(t[VMSA_RP_WRITEBACK], 19);
+	ck_assert_uint_eq(t[VMSA_RP_CONGESTED], 0);
+	ck_assert_uint_eq(t[VMSA_RP_IMMEDIATE], 3);
+	const uint64_t *k = vmsa_row_more(row(&r, "kdamond.0", 812))->reclaim_pages;
+	ck_assert_uint_eq(k[VMSA_RP_EVENTS], 2);
+	ck_assert_uint_eq(k[VMSA_RP_SCANNED], 576);
+	ck_assert_uint_eq(k[VMSA_RP_RECLAIMED], 544);
+	const struct vmsa_task_row *m = row(&r, "madvise_test", 3300);
+	ck_assert_uint_eq(vmsa_row_more(m)->reclaim_pages[VMSA_RP_RECLAIMED], 200);
+	ck_assert_uint_eq(vmsa_row_ctx(m, VMSA_CTX_NONE)->write[0][0], 1);
+	/* no context counts them: the direct window's own pages alone */
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_scanned, 32);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].pages_reclaimed, 30);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_scanned, 0);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_reclaimed, 0);
+	ck_assert_uint_eq(r.sum->sources[0].counts.unknown_vmscan_events, 0);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 START_TEST(test_perf_script_bare)
 {
 	struct run r = analyze(NULL, FX("perf-script-bare.txt"), NULL);
@@ -422,6 +453,7 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_perf_script);
 	tcase_add_test(tc, test_trace_cmd_report);
 	tcase_add_test(tc, test_lru_names_mmotm);
+	tcase_add_test(tc, test_reclaim_pages);
 	tcase_add_test(tc, test_perf_script_bare);
 	tcase_add_test(tc, test_cut_comm);
 	tcase_add_test(tc, test_unknown_events);
