@@ -399,7 +399,10 @@ have_header:;
  */
 #define WRAP_MAX 100
 
-static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char *e)
+/* (value_next: the line before ends in a field's '=', whose value this one
+ * may hold alone: "4") */
+static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char *e,
+		    bool value_next)
 {
 	if (e > s && e[-1] == '\r')
 		e--;
@@ -410,8 +413,8 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:") ||
 	    (inst && starts(skip_sp(inst, e), e, "CPU:")) || perf_frame(s, first, e))
 		return false;
-	if (!memchr(first, '=', (size_t)(e - first)) && !memchr(first, ':', (size_t)(e - first)) &&
-	    !mentions_vmscan(p->cat, first, e))
+	if (!value_next && !memchr(first, '=', (size_t)(e - first)) &&
+	    !memchr(first, ':', (size_t)(e - first)) && !mentions_vmscan(p->cat, first, e))
 		return false;
 	return !vmsa_text_line_start(s, first, e);
 }
@@ -423,7 +426,7 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 	const char *e = line + len;
 	/* right after an event (the last line that was not one is older) or a head */
 	bool after_head = p->wrap_last != n - 1 || p->wrap_last_head;
-	bool cont = goes_on(p, line, e);
+	bool cont = goes_on(p, line, e, false);
 	if (cont && after_head)
 		p->traits.wrapped_events++;
 	if (cont && n == 1)
@@ -459,10 +462,28 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *
  * like a trace line) and each line after it that goes on it (goes_on()) are
  * joined in place, each newline between them (and a '\r' before it) becoming
  * a space, and so the quoting of each line after the first in a quoted mail
- * ("> "), when the joined line makes an event; else nothing is changed.
+ * ("> "), when the joined line makes an event; else nothing is changed.  A
+ * line that ends in a field's '=' (a break at a fixed column, not at a
+ * space: "classzone_idx=" and "4" on the next line) is joined without a
+ * space: the field's name moves right up to its value, spaces where it was.
  */
 #define UNWRAP_MAX 8 /* lines after the first, at most */
 #define QUOTE_MAX 16  /* bytes of a line's quoting ("> > ") and spaces before it, at most */
+/* the joined lines: the first, and UNWRAP_MAX more, each with its newline, a
+ * '\r' and its quoting */
+#define UNWRAP_BYTES (WRAP_MAX + UNWRAP_MAX * (WRAP_MAX + QUOTE_MAX + 2))
+
+/* The line that ends at end (a newline or '\r' after it) ends in a field's
+ * '=' with a name before it: where the name begins, else SIZE_MAX */
+static size_t name_before_eq(const char *b, size_t end)
+{
+	if (end < 2 || b[end - 1] != '=')
+		return SIZE_MAX;
+	size_t i = end - 1;
+	while (i > 0 && !is_sp(b[i - 1]) && b[i - 1] != '\n')
+		i--;
+	return i < end - 1 ? i : SIZE_MAX;
+}
 
 size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
 			size_t len, size_t n, bool eof, unsigned *joined)
@@ -470,13 +491,14 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	*joined = 0;
 	if (len > WRAP_MAX || len >= n || !vmsa_text_line_start(b, skip_sp(b, b + len), b + len))
 		return len;
-	size_t at[2 * UNWRAP_MAX], nat = 0, end = len;
-	/* a line of a quoted mail: each line's quoting ("> ") goes too */
+	/* each break: its newline (a '\r' before it too), its next line's
+	 * quoting, and where a field's name before it begins (SIZE_MAX: none) */
 	struct {
-		size_t off, n;
-		char was[QUOTE_MAX];
-	} quote[UNWRAP_MAX];
-	unsigned k = 0, nq = 0;
+		size_t nl, quote_end, name;
+		bool cr;
+	} at[UNWRAP_MAX];
+	size_t end = len;
+	unsigned k = 0;
 	while (k < UNWRAP_MAX && end < n) {
 		const char *ns = b + end + 1, *ne = memchr(ns, '\n', (size_t)(b + n - ns));
 		if (!ne) {
@@ -484,32 +506,39 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 				goto more; /* the next line is not whole yet */
 			ne = b + n;
 		}
-		if (ne == ns || !goes_on(p, ns, ne))
+		bool cr = end > 0 && b[end - 1] == '\r';
+		size_t name = name_before_eq(b, end - cr);
+		if (ne == ns || (size_t)(ne - b) > UNWRAP_BYTES || !goes_on(p, ns, ne, name != SIZE_MAX))
 			break;
-		const char *f = skip_sp(ns, ne);
+		const char *f = skip_sp(ns, ne), *u = f;
 		if (f < ne && *f == '>') {
-			const char *u = vmsa_text_unquote(f, ne);
+			u = vmsa_text_unquote(f, ne);
 			if (u - ns > QUOTE_MAX)
 				break;
-			quote[nq].off = (size_t)(ns - b);
-			quote[nq++].n = (size_t)(u - ns);
 		}
-		if (end > 0 && b[end - 1] == '\r')
-			at[nat++] = end - 1;
-		at[nat++] = end;
+		at[k].nl = end;
+		at[k].cr = cr;
+		at[k].quote_end = (size_t)(u - b);
+		at[k].name = name;
 		end = (size_t)(ne - b);
 		k++;
 	}
 	if (!k)
 		return len;
-	char saved[2 * UNWRAP_MAX];
-	for (size_t i = 0; i < nat; i++) {
-		saved[i] = b[at[i]];
-		b[at[i]] = ' ';
-	}
-	for (unsigned i = 0; i < nq; i++) {
-		memcpy(quote[i].was, b + quote[i].off, quote[i].n);
-		memset(b + quote[i].off, ' ', quote[i].n);
+	char saved[UNWRAP_BYTES];
+	memcpy(saved, b, end);
+	for (unsigned i = 0; i < k; i++) {
+		/* the newline, a '\r' before it, the next line's quoting: spaces */
+		size_t from = at[i].nl - at[i].cr;
+		memset(b + from, ' ', at[i].quote_end - from);
+		if (at[i].name == SIZE_MAX)
+			continue;
+		/* "name=" right before the value (the first byte that is not a
+		 * space), spaces before it */
+		size_t eq = at[i].nl - at[i].cr, to = (size_t)(skip_sp(b + eq, b + end) - b);
+		size_t nlen = eq - at[i].name;
+		memmove(b + to - nlen, b + at[i].name, nlen);
+		memset(b + at[i].name, ' ', to - nlen - at[i].name);
 	}
 	/* does the joined line make an event?  (the trial leaves what decoding
 	 * counts as it was, and the instance that a lost-events marker left
@@ -529,10 +558,7 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	p->value_reads = reads[1];
 	p->template_reads = reads[2];
 	if (!event) {
-		for (size_t i = 0; i < nat; i++)
-			b[at[i]] = saved[i];
-		for (unsigned i = 0; i < nq; i++)
-			memcpy(b + quote[i].off, quote[i].was, quote[i].n);
+		memcpy(b, saved, end);
 		return len;
 	}
 	/* its lines after the first: read, and analyzed with it */

@@ -440,6 +440,35 @@ START_TEST(test_unwrap)
 	ck_assert_uint_eq(r.counts.lines_analyzed, 3);
 	ck_assert_uint_eq(r.sum->sources[0].traits.top_buffer_events, 0);
 	vmsa_summary_free(r.sum);
+	/* broken at a fixed column right after a field's '=' (a real LKML paste:
+	 * "classzone_idx=" and "4" alone on the next line): the value goes on the
+	 * line however short, and is joined to its name without a space, quoted
+	 * or not */
+	r = analyze_unwrapped("        java-3101  [002] .....  7301.000100: mm_vmscan_lru_isolate: "
+			      "isolate_mode=0 classzone_idx=\n"
+			      "4\n"
+			      "order=0 nr_requested=32 nr_scanned=32 nr_taken=32 file=1\n"
+			      "            java-3101  [002] .....  7301.000110: mm_vmscan_lru_isolate: "
+			      "isolate_mode=0\n"
+			      "> > classzone_idx=2 order=0 nr_requested=32 nr_scanned=\n"
+			      "> > 16 nr_taken=16 file=1\n");
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 2);
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_lines, 4);
+	ck_assert_uint_eq(r.counts.lines_read, 6);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 6);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_scanned, 48); /* 32 + 16 */
+	vmsa_summary_free(r.sum);
+	/* a line after a trailing '=' that does not make an event with it: left
+	 * as it was, read as its own line */
+	r = analyze_unwrapped("        java-3101  [002] .....  7301.000100: mm_vmscan_lru_isolate: "
+			      "nr_scanned=\n"
+			      "x y\n");
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 0);
+	ck_assert_uint_eq(r.counts.lines_read, 2);
+	ck_assert_uint_eq(r.counts.lines_rejected, 1);
+	ck_assert_uint_eq(r.counts.lines_ignored, 1);
+	vmsa_summary_free(r.sum);
 }
 END_TEST
 
