@@ -390,6 +390,9 @@ const char *vmsa_unit_name(enum vmsa_unit u)
 #define ROW(l, f, ...) {.label = l, .fmt = VMSA_FMT_##f, .change = true, .num = {__VA_ARGS__}}
 #define ROW_CLASSIC(l, f, c, ...) \
 	{.label = l, .fmt = VMSA_FMT_##f, .change = true, .num = {__VA_ARGS__}, .classic = c}
+/* a row of a field there only when the trace has its events */
+#define ROW_OPT(l, f, ...) \
+	{.label = l, .fmt = VMSA_FMT_##f, .change = true, .num = {__VA_ARGS__}, .optional = true}
 #define RATIO(l, den_, num_) {.label = l, .fmt = VMSA_FMT_PERCENT, .num = {num_}, .den = {den_}}
 #define BLANK {.label = NULL}
 #define D "totals.direct."
@@ -433,6 +436,8 @@ const struct vmsa_compare_row vmsa_compare_rows[] = {
 	ROW("  pages requested (flush forward)", COUNT,
 	    T "flusher_wakeups.flush_forward.requested_pages"),
 	ROW("Flusher pages written for reclaim", COUNT, T "flusher_writeback.vmscan.pages"),
+	ROW_OPT("Page-list reclaim pages scanned", COUNT, T "reclaim_pages.pages_scanned"),
+	ROW_OPT("Page-list reclaim pages reclaimed", COUNT, T "reclaim_pages.pages_reclaimed"),
 	ROW("Throttled writeback (seconds)", SECONDS, T "throttled.writeback.delayed_ns"),
 	ROW("Throttled isolated (seconds)", SECONDS, T "throttled.isolated.delayed_ns"),
 	ROW("Throttled noprogress (seconds)", SECONDS, T "throttled.noprogress.delayed_ns"),

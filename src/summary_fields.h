@@ -524,6 +524,9 @@ struct vmsa_compare_row {
 	/* the classic report's Summary label of the same number (num[0]), if any,
 	 * as the Perl layout spelled it */
 	const char *classic;
+	/* left out when no input has num[0] (a field there only when the trace
+	 * has its events), instead of a row of "?" */
+	bool optional;
 };
 
 extern const struct vmsa_compare_row vmsa_compare_rows[];

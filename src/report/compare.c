@@ -28,6 +28,8 @@ struct lacks {
 /* Notes (once) that document col has no field path. */
 static void note_missing(struct lacks *m, int col, const char *path)
 {
+	if (!m)
+		return; /* (an optional row's field) */
 	for (size_t i = 0; i < m->n; i++)
 		if (m->v[i].col == col && !strcmp(m->v[i].path, path))
 			return;
@@ -64,12 +66,18 @@ static double sum_of(const struct vmsa_doc *d, const char *const *paths, bool *a
 }
 
 /* NAN when not measured (null: *unknown), not applicable or a ratio of
- * nothing, or absent (then *absent) */
+ * nothing, or absent (then *absent; an optional row's field is unknown: the
+ * trace has none of its events, or its kernel cannot print them) */
 static double value(const struct vmsa_doc *d, const struct vmsa_compare_row *r, bool *absent,
 		    bool *unknown, struct lacks *m, int col)
 {
 	*absent = *unknown = false;
-	double num = sum_of(d, r->num, absent, unknown, m, col);
+	double num = sum_of(d, r->num, absent, unknown, r->optional ? NULL : m, col);
+	if (r->optional && *absent) {
+		*absent = false;
+		*unknown = true;
+		return NAN;
+	}
 	switch (r->fmt) {
 	case VMSA_FMT_PERCENT: {
 		double den = sum_of(d, r->den, absent, unknown, m, col);
@@ -82,6 +90,21 @@ static double value(const struct vmsa_doc *d, const struct vmsa_compare_row *r, 
 	default:
 		return num;
 	}
+}
+
+/* A row left out: optional (row->optional), and num[0] absent from every
+ * input: docs[0..n), or every run of cols[0..n) when docs is NULL */
+static bool row_hidden(const struct vmsa_compare_row *row, const struct vmsa_doc *const *docs,
+		       const struct vmsa_compare_column *cols, int n)
+{
+	if (!row->label || !row->optional)
+		return false;
+	double v;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < (docs ? 1 : cols[i].nruns); j++)
+			if (vmsa_doc_number(docs ? docs[i] : cols[i].runs[j], row->num[0], &v) >= 0)
+				return false;
+	return true;
 }
 
 /* "?": a field is absent from this input; "unknown": the trace cannot tell
@@ -159,7 +182,7 @@ static int compare_json(FILE *f, const struct vmsa_doc *const *docs, const char 
 	json_object_object_add(root, "columns", cols);
 	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
-		if (!row->label)
+		if (!row->label || row_hidden(row, docs, NULL, n))
 			continue;
 		struct json_object *o = json_object_new_object(), *vals = json_object_new_array();
 		json_object_object_add(o, "row", json_object_new_string(row->label));
@@ -202,7 +225,7 @@ int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char 
 			w = (int)strlen(names[i]) + 2;
 	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
-		if (!row->label)
+		if (!row->label || row_hidden(row, docs, NULL, n))
 			continue;
 		bool base_absent, base_unknown;
 		double base = value(docs[0], row, &base_absent, &base_unknown, &m, 0);
@@ -233,6 +256,8 @@ int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char 
 			fputc('\n', f);
 			continue;
 		}
+		if (row_hidden(row, docs, NULL, n))
+			continue;
 		fprintf(f, "%-*s", lw, row->label);
 		for (int i = 0; i < n; i++)
 			fprintf(f, "%*s", w, cells + (r * (size_t)n + (size_t)i) * CELL);
@@ -253,6 +278,7 @@ struct group_cell {
 	struct vmsa_welch w;	/* against the first column */
 	bool significant;	/* w.p < VMSA_WELCH_ALPHA */
 	bool absent, unknown;	/* some run lacks the field / cannot tell it */
+	bool hidden;		/* its row is left out (row_hidden()) */
 };
 
 /* The factor from a row's summary value to its printed unit. */
@@ -304,7 +330,8 @@ static int group_cells(const struct vmsa_compare_column *cols, int n, struct lac
 	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
 		struct group_cell *c = cells + r * (size_t)n;
-		for (int i = 0; i < n && row->label; i++) {
+		c[0].hidden = row_hidden(row, NULL, cols, n);
+		for (int i = 0; i < n && row->label && !c[0].hidden; i++) {
 			group_cell_fill(&c[i], row, &cols[i], i, next, tmp, m);
 			next += cols[i].nruns;
 			if (i == 0)
@@ -362,7 +389,7 @@ static int groups_json(FILE *f, const struct vmsa_compare_column *cols, int n,
 	struct json_object *arr = json_object_new_array();
 	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
-		if (!row->label)
+		if (!row->label || cells[r * (size_t)n].hidden)
 			continue;
 		struct json_object *o = json_object_new_object(), *cs = json_object_new_array();
 		json_object_object_add(o, "row", json_object_new_string(row->label));
@@ -449,7 +476,7 @@ static int groups_text(FILE *f, const struct vmsa_compare_column *cols, int n,
 	int *ws = wm + n, *wt = ws + n, *wc = wt + n;
 	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
-		for (int i = 0; i < n && row->label; i++) {
+		for (int i = 0; i < n && row->label && !cells[r * (size_t)n].hidden; i++) {
 			size_t at = r * (size_t)n + (size_t)i;
 			group_text(&t[at], row, &cells[at], &cells[r * (size_t)n], cols[i].nruns,
 				   relative);
@@ -487,6 +514,8 @@ static int groups_text(FILE *f, const struct vmsa_compare_column *cols, int n,
 	put_line(f, line, at);
 	for (size_t r = 0; r < vmsa_compare_nrows; r++) {
 		const struct vmsa_compare_row *row = &vmsa_compare_rows[r];
+		if (cells[r * (size_t)n].hidden)
+			continue;
 		at = (size_t)snprintf(line, cap, "%-*s", row->label ? lw : 0, row->label ? row->label : "");
 		for (int i = 0; i < n && row->label; i++) {
 			const struct group_text *c = &t[r * (size_t)n + (size_t)i];

@@ -116,6 +116,25 @@ def reclaim_pages(tool, src, work, other):
           part[0] == part[1] and b"Page-list reclaim pages reclaimed:\t744" in part[0] and
           classic[0][classic[0].rfind(b"\nPage-list "):] ==
           classic[1][classic[1].rfind(b"\nPage-list "):], part)
+    def compare(args):
+        return subprocess.run([tool, "compare"] + args, capture_output=True).stdout.decode()
+    rows = [l.split() for l in compare([other, js]).splitlines() if l.startswith("Page-list")]
+    check("compare: page-list rows, unknown for the input without the event, no '?'",
+          rows == [["Page-list", "reclaim", "pages", w, "unknown", n]
+                   for w, n in (("scanned", "832"), ("reclaimed", "744"))] and
+          "?" not in compare([other, js]), rows)
+    cj = json.loads(compare(["-f", "json", other, js]))
+    check("compare --format json: their values (null where unknown), no field missing",
+          [r["values"] for r in cj["rows"] if r["row"].startswith("Page-list")] ==
+          [[None, 832], [None, 744]] and not cj.get("missing"), cj.get("missing"))
+    check("compare: no page-list rows when no input has the event",
+          "Page-list" not in compare([other, other]) and
+          "Page-list" not in compare(["--group", "a=%s,%s" % (other, other),
+                                      "--group", "b=%s" % other]))
+    g = compare(["--group", "a=%s,%s" % (other, other), "--group", "b=%s,%s" % (js, js)])
+    check("compare --group: page-list rows with the runs' mean",
+          "744.0" in [l for l in g.splitlines() if l.startswith("Page-list reclaim pages recl")][0]
+          if "Page-list" in g else False, g)
     path = "totals.reclaim_pages.pages_reclaimed"
     r = run_check(["-t", path + " == 744", fx])
     check("reclaim_pages: check reads its fields", r.returncode == 0, r.stdout + r.stderr)
