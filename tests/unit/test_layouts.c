@@ -580,6 +580,53 @@ START_TEST(test_generated_headers)
 }
 END_TEST
 
+/*
+ * Generated lines without a "[CPU]" column, which the task memo knows up to
+ * their timestamp: perf script of a recording without CPUs ("comm pid ts:
+ * system:event: ..."), trace-cmd report -l ("comm-pid 0d..2 ts: ..."), and
+ * lines that begin alike but go on otherwise (no timestamp there, no ':'
+ * after it, a name that is none).  Every line through all three decoders
+ * (both()).
+ */
+START_TEST(test_generated_unbracketed)
+{
+	static const char *const task[] = {"            java  3101 ", "     Web Content  4113/4120 ",
+					   "  kworker/u4:2-1234  0d..2 ", "           a b-9   1.N.. ",
+					   "            java  3101 3101 "};
+	static const char *const name[] = {
+		"vmscan:mm_vmscan_kswapd_sleep: nid=0", "mm_vmscan_kswapd_wake: nid=0 order=3",
+		"vmscan:mm_vmscan_direct_reclaim_end: nr_reclaimed=7", "sched:sched_switch: prev_pid=1",
+		"vmscan:mm_vmscan_kswapd_sleep:", "mm_vmscan_x: n=0", "vmscan: mm_vmscan_kswapd_sleep"};
+	static const char *const after[] = {": ", ":  ", ":\t", ":", " ", "x: ", ".5: "};
+	struct pair p;
+	pair_init(&p);
+	uint32_t x = 88172645u;
+	char line[256];
+	for (int i = 0; i < 40000; i++) {
+		uint32_t r = rnd(&x);
+		size_t n = 0;
+		const char *t = task[r % 5];
+		memcpy(line, t, strlen(t));
+		n += strlen(t);
+		bool odd = (r >> 4) % 8 == 0;
+		n += pick(&x, line + n, odd ? "0123456789a:" : "0123456789", 1 + rnd(&x) % 6);
+		if ((r >> 7) % 8) {
+			line[n++] = '.';
+			n += pick(&x, line + n, "0123456789", 1 + rnd(&x) % 9);
+		}
+		const char *a = after[(r >> 10) % 16 < 10 ? 0 : (r >> 10) % 8 % 7];
+		memcpy(line + n, a, strlen(a));
+		n += strlen(a);
+		const char *nm = name[(r >> 14) % 16 < 10 ? 0 : (r >> 14) % 8 % 7];
+		memcpy(line + n, nm, strlen(nm));
+		n += strlen(nm);
+		both(&p, line, n);
+	}
+	ck_assert_uint_gt(p.events, 20000);
+	pair_free(&p);
+}
+END_TEST
+
 /* Every line of the fixtures, real captures included, in order. */
 static void whole_file(struct pair *p, const char *cmd)
 {
@@ -629,6 +676,7 @@ Suite *layouts_suite(void)
 	tcase_add_test(tc, test_header_template);
 	tcase_add_test(tc, test_template_inherited);
 	tcase_add_test(tc, test_generated_headers);
+	tcase_add_test(tc, test_generated_unbracketed);
 	tcase_add_test(tc, test_unwrap_trial);
 	tcase_add_test(tc, test_value_memo_grows);
 	tcase_add_test(tc, test_fixture_files);
