@@ -354,7 +354,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("timestamp_resolution", VF_FIRST(TEXT), "`ns` or `us`",                          \
 	  json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"))               \
 	XO("lru_names_not_known", VF_LIST(FIRST, lru_name),                                      \
-	   "`lru=` names of lru_isolate this tool does not know (`ia_anon`), when any: "   \
+	   "`lru=` names of lru_isolate this tool does not know (`odd_list`), when any: "   \
 	   "their isolations are in pages_scanned, file or anon where the name says "    \
 	   "(else unsplit)",                                                               \
 	   names_obj(t->lru_other, true))                                                 \

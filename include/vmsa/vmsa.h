@@ -103,7 +103,7 @@ enum vmsa_lru {
 	VMSA_LRU_INACTIVE_FILE,
 	VMSA_LRU_ACTIVE_FILE,
 	VMSA_LRU_UNEVICTABLE,
-	VMSA_LRU_OTHER,		/* a name this tool does not know (lru=ia_anon):
+	VMSA_LRU_OTHER,		/* a name this tool does not know (lru=odd_list):
 				 * file says anon or file where the name does */
 };
 

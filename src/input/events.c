@@ -368,11 +368,16 @@ static const struct symbol throttle_flags[] = {
 #undef THROTTLE_SYM
 	SYM("NONE", 0), {NULL, 0, 0},
 };
-/* enum lru_list, in its order */
+/* enum lru_list, in its order; then the abbreviations a 2016 mmotm tree
+ * (node-lru, before 4.8) printed for them (a trace of it posted to linux-mm
+ * has all four) */
 static const struct symbol lru_names[] = {
 	SYM("inactive_anon", VMSA_LRU_INACTIVE_ANON), SYM("active_anon", VMSA_LRU_ACTIVE_ANON),
 	SYM("inactive_file", VMSA_LRU_INACTIVE_FILE), SYM("active_file", VMSA_LRU_ACTIVE_FILE),
-	SYM("unevictable", VMSA_LRU_UNEVICTABLE), {NULL, 0, 0},
+	SYM("unevictable", VMSA_LRU_UNEVICTABLE),
+	SYM("ia_anon", VMSA_LRU_INACTIVE_ANON), SYM("ac_anon", VMSA_LRU_ACTIVE_ANON),
+	SYM("ia_file", VMSA_LRU_INACTIVE_FILE), SYM("ac_file", VMSA_LRU_ACTIVE_FILE),
+	{NULL, 0, 0},
 };
 static const struct symbol wb_reasons[] = {
 #define VMSA_WB_SYM(e, name) SYM(name, VMSA_WB_##e),
@@ -388,8 +393,8 @@ static const struct symbol flush_reasons[] = {
 };
 
 /*
- * A list name not in enum lru_list's (a 4.8 mmotm tree printed ia_anon,
- * ia_file, ac_anon): VMSA_LRU_OTHER, with the kind its name says where it
+ * A list name not in enum lru_list's nor one of its abbreviations above (a
+ * later kernel's, "odd_list"): VMSA_LRU_OTHER, with the kind its name says where it
  * says one and only one (LRU_NAMED_ANON, LRU_NAMED_FILE).  A name is a
  * lower-case identifier; anything else is a bad value.
  */

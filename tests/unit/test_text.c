@@ -340,12 +340,19 @@ static const struct line_case cases[] = {
 	{"2^64 is out of range",
 	 "  a-1 [000] 1.0: mm_vmscan_direct_reclaim_end: nr_reclaimed=18446744073709551616", REJ,
 	 VMSA_REJECT_OUT_OF_RANGE},
-	/* lru= names this tool does not know (a 4.8 mmotm tree's): kept, kind by name */
-	{"unknown lru name, anon",
+	/* the abbreviations of a 2016 mmotm tree: the lists they stand for */
+	{"mmotm ia_anon",
 	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=7 nr_taken=1 lru=ia_anon", EV, 0,
+	 VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, -1, 0, 7, 0, VMSA_LRU_INACTIVE_ANON, 0},
+	{"mmotm ac_file",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=8 nr_taken=1 lru=ac_file", EV, 0,
+	 VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, -1, 0, 8, 0, VMSA_LRU_ACTIVE_FILE, 1},
+	/* lru= names this tool does not know (a later kernel's): kept, kind by name */
+	{"unknown lru name, anon",
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=7 nr_taken=1 lru=cold_anon", EV, 0,
 	 VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, -1, 0, 7, 0, VMSA_LRU_OTHER, 0},
 	{"unknown lru name, file",
-	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=8 nr_taken=1 lru=ac_file", EV, 0,
+	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=8 nr_taken=1 lru=secondary_file", EV, 0,
 	 VMSA_EV_LRU_ISOLATE, "a", 1, 0, 1000000000ull, -1, 0, 8, 0, VMSA_LRU_OTHER, 1},
 	{"unknown lru name, neither",
 	 "  a-1 [000] 1.0: mm_vmscan_lru_isolate: nr_scanned=9 nr_taken=1 lru=purple", EV, 0,
