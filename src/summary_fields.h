@@ -267,6 +267,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   window_obj(r, VMSA_CTX_NODE, kn))                                            \
 	X("throttled", VF_OBJ(throttled), "throttling, per reason",                       \
 	  throttle_obj(vmsa_row_more(r)->throttled, vmsa_row_more(r)->throttled_usec)) \
+	XO("reclaim_pages", VF_OBJ(reclaim_pages),                                        \
+	   "page-list reclaim by a task named as a kswapd thread, when it did any",       \
+	   reclaim_pages_obj(vmsa_row_more(r)->reclaim_pages))                          \
 	X("awake_ns_histogram", VF_HIST, "awake periods (log2)", hist_obj(&vmsa_row_more(r)->awake))
 
 /* a kswapd row r's reclaim, after the members of ctx */

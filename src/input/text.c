@@ -419,6 +419,18 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 	return !vmsa_text_line_start(s, first, e);
 }
 
+/* The line that ends at end (a newline or '\r' after it) ends in a field's
+ * '=' with a name before it: where the name begins, else SIZE_MAX */
+static size_t name_before_eq(const char *b, size_t end)
+{
+	if (end < 2 || b[end - 1] != '=')
+		return SIZE_MAX;
+	size_t i = end - 1;
+	while (i > 0 && !is_sp(b[i - 1]) && b[i - 1] != '\n')
+		i--;
+	return i < end - 1 ? i : SIZE_MAX;
+}
+
 static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser *p, uint64_t n)
 {
 	const char *line = p->other_line;
@@ -426,7 +438,7 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 	const char *e = line + len;
 	/* right after an event (the last line that was not one is older) or a head */
 	bool after_head = p->wrap_last != n - 1 || p->wrap_last_head;
-	bool cont = goes_on(p, line, e, false);
+	bool cont = goes_on(p, line, e, p->wrap_last == n - 1 && p->wrap_last_eq);
 	if (cont && after_head)
 		p->traits.wrapped_events++;
 	if (cont && n == 1)
@@ -434,6 +446,7 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 	p->wrap_last = n;
 	p->wrap_last_head = !cont && len <= WRAP_MAX &&
 			    vmsa_text_line_start(line, skip_sp(line, e), e);
+	p->wrap_last_eq = len && name_before_eq(line, len - (line[len - 1] == '\r')) != SIZE_MAX;
 }
 
 /*
@@ -446,6 +459,7 @@ void vmsa_text_wrap_restart(struct vmsa_text_parser *p)
 {
 	p->wrap_last = 0;
 	p->wrap_last_head = false;
+	p->wrap_last_eq = false;
 	p->wrap_first_goes_on = false;
 	p->pending_inst = NULL;
 }
@@ -473,18 +487,6 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *
  * '\r' and its quoting */
 #define UNWRAP_BYTES (WRAP_MAX + UNWRAP_MAX * (WRAP_MAX + QUOTE_MAX + 2))
 
-/* The line that ends at end (a newline or '\r' after it) ends in a field's
- * '=' with a name before it: where the name begins, else SIZE_MAX */
-static size_t name_before_eq(const char *b, size_t end)
-{
-	if (end < 2 || b[end - 1] != '=')
-		return SIZE_MAX;
-	size_t i = end - 1;
-	while (i > 0 && !is_sp(b[i - 1]) && b[i - 1] != '\n')
-		i--;
-	return i < end - 1 ? i : SIZE_MAX;
-}
-
 size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
 			size_t len, size_t n, bool eof, unsigned *joined)
 {
@@ -502,7 +504,9 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	while (k < UNWRAP_MAX && end < n) {
 		const char *ns = b + end + 1, *ne = memchr(ns, '\n', (size_t)(b + n - ns));
 		if (!ne) {
-			if (!eof && b + n - ns <= WRAP_MAX)
+			/* (a line that may go on: WRAP_MAX bytes after its
+			 * quoting, and a '\r') */
+			if (!eof && b + n - ns <= WRAP_MAX + QUOTE_MAX + 1)
 				goto more; /* the next line is not whole yet */
 			ne = b + n;
 		}

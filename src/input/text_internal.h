@@ -247,12 +247,13 @@ struct vmsa_text_parser {
 	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
 	/* broken lines (vmsa_text_count_line()): the last line that was not an
 	 * event, by its number in the counts, whether it began like a trace line
-	 * short enough to be broken (a head); whether the first line went on a
+	 * short enough to be broken (a head), whether it ended in a field's '='
+	 * (the next may hold its value alone); whether the first line went on a
 	 * broken event (vmsa_text_wrap_restart()) */
 	uint64_t wrap_last;
 	const char *other_line; /* the last line that was not an event */
 	size_t other_len;
-	bool wrap_last_head, wrap_first_goes_on;
+	bool wrap_last_head, wrap_last_eq, wrap_first_goes_on;
 	bool general_only;	  /* shortcuts off (tests compare both readers) */
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */

@@ -847,18 +847,69 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 	}
 }
 
+/* A task's throttling and shrinking, or some tasks' added up */
+struct throttle_shrink {
+	uint64_t n[VMSA_THROTTLE__COUNT], usec[VMSA_THROTTLE__COUNT];
+	uint64_t calls;
+	int64_t freed;
+};
+
+static void throttle_shrink_add(struct throttle_shrink *s, const struct vmsa_task_row *r)
+{
+	const struct vmsa_row_more *m = vmsa_row_more(r);
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+		s->n[b] += m->throttled[b];
+		s->usec[b] += m->throttled_usec[b];
+	}
+	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
+		s->calls += vmsa_row_ctx(r, c)->slab_calls;
+		s->freed += vmsa_row_ctx(r, c)->slab_freed;
+	}
+}
+
+static void throttle_shrink_cells(FILE *f, const struct throttle_shrink *s)
+{
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+		char cell[48], secs[32];
+		put_seconds(secs, sizeof(secs), s->usec[b] * 1000);
+		snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", s->n[b], secs);
+		fprintf(f, " %12s", s->n[b] ? cell : "-");
+	}
+	fprintf(f, " %10" PRIu64 " %12" PRId64 "\n", s->calls, s->freed);
+}
+
 /*
  * Per task: how often and how long reclaim throttled it (by reason), and the
- * slab shrinkers it ran; only when the trace has any of either.
+ * slab shrinkers it ran; only when the trace has any of either.  With --top,
+ * the top tasks by time throttled, the rest added up in one row.
  */
-static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w,
-				  const uint8_t *in)
+static int throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w,
+				 const uint8_t *in, size_t top)
 {
-	bool any = false;
-	for (size_t i = 0; i < sum->nrows && !any; i++)
-		any = in[i] & IN_THROTTLE_SHRINK;
-	if (!any)
-		return;
+	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
+	if (!rows)
+		return VMSA_E_NOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		if (!(in[i] & IN_THROTTLE_SHRINK))
+			continue;
+		struct throttle_shrink s = {0};
+		throttle_shrink_add(&s, sum->rows[i]);
+		uint64_t times = 0, usec = 0;
+		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+			times += s.n[b];
+			usec += s.usec[b];
+		}
+		if (times || s.calls)
+			rows[n++] = (struct ranked){sum->rows[i], usec, i};
+	}
+	if (!n) {
+		free(rows);
+		return 0;
+	}
+	size_t shown = top && top < n ? top : n;
+	if (shown < n)
+		qsort(rows, n, sizeof(*rows), by_value);
 	fprintf(f, "\n%-*s", w, "Throttled and");
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 		fprintf(f, " %12s", vmsa_throttle_name(b));
@@ -866,52 +917,73 @@ static void throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 		fprintf(f, " %12s", "times/secs");
 	fprintf(f, " %10s %12s\n", "calls", "freed");
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		if (!(in[i] & IN_THROTTLE_SHRINK))
+	struct throttle_shrink rest = {0};
+	for (size_t k = 0; k < n; k++) {
+		if (k >= shown) {
+			throttle_shrink_add(&rest, rows[k].r);
 			continue;
-		const struct vmsa_row_more *m = vmsa_row_more(r);
-		uint64_t calls = 0, n = 0;
-		int64_t freed = 0;
-		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
-			n += m->throttled[b];
-		for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-			calls += vmsa_row_ctx(r, c)->slab_calls;
-			freed += vmsa_row_ctx(r, c)->slab_freed;
 		}
-		if (!n && !calls)
-			continue;
-		pad_label(sum, r, f, w);
-		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
-			char cell[48], secs[32];
-			put_seconds(secs, sizeof(secs), m->throttled_usec[b] * 1000);
-			snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", m->throttled[b], secs);
-			fprintf(f, " %12s", m->throttled[b] ? cell : "-");
-		}
-		fprintf(f, " %10" PRIu64 " %12" PRId64 "\n", calls, freed);
+		struct throttle_shrink s = {0};
+		throttle_shrink_add(&s, rows[k].r);
+		pad_label(sum, rows[k].r, f, w);
+		throttle_shrink_cells(f, &s);
 	}
+	if (shown < n) {
+		char label[40];
+		snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
+		fprintf(f, "%-*s", w, label);
+		throttle_shrink_cells(f, &rest);
+	}
+	free(rows);
+	return 0;
 }
 
-/* Per task: its page-list reclaim (mm_vmscan_reclaim_pages); only when the
- * trace has any */
-static void reclaim_pages_table(FILE *f, const struct vmsa_summary *sum, int w)
+static void reclaim_pages_cells(FILE *f, const uint64_t *n)
+{
+	fprintf(f, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
+		n[VMSA_RP_EVENTS], n[VMSA_RP_SCANNED], n[VMSA_RP_RECLAIMED], n[VMSA_RP_DIRTY],
+		n[VMSA_RP_WRITEBACK]);
+}
+
+/* Per task: its page-list reclaim (mm_vmscan_reclaim_pages), only when the
+ * trace has any: in the summary's order, or with --top the top tasks by
+ * pages reclaimed and the rest added up in one row */
+static int reclaim_pages_table(FILE *f, const struct vmsa_summary *sum, int w, size_t top)
 {
 	if (!sum->totals.reclaim_pages[VMSA_RP_EVENTS])
-		return;
+		return 0;
+	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
+	if (!rows)
+		return VMSA_E_NOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		const uint64_t *c = vmsa_row_more(sum->rows[i])->reclaim_pages;
+		if (c[VMSA_RP_EVENTS])
+			rows[n++] = (struct ranked){sum->rows[i], c[VMSA_RP_RECLAIMED], i};
+	}
+	size_t shown = top && top < n ? top : n;
+	if (shown < n)
+		qsort(rows, n, sizeof(*rows), by_value);
 	fprintf(f, "\n%-*s %8s %8s %8s %8s %8s\n", w, "Page-list", "Events", "Pages", "Pages",
 		"Pages", "Pages");
 	fprintf(f, "%-*s %8s %8s %8s %8s %8s\n", w, "reclaim", "", "Scanned", "Rclmed", "Dirty",
 		"Writebk");
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const struct vmsa_task_row *r = sum->rows[i];
-		const uint64_t *n = vmsa_row_more(r)->reclaim_pages;
-		if (!n[VMSA_RP_EVENTS])
-			continue;
-		pad_label(sum, r, f, w);
-		fprintf(f, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
-			n[VMSA_RP_EVENTS], n[VMSA_RP_SCANNED], n[VMSA_RP_RECLAIMED], n[VMSA_RP_DIRTY],
-			n[VMSA_RP_WRITEBACK]);
+	for (size_t k = 0; k < shown; k++) {
+		pad_label(sum, rows[k].r, f, w);
+		reclaim_pages_cells(f, vmsa_row_more(rows[k].r)->reclaim_pages);
 	}
+	if (shown < n) {
+		uint64_t rest[VMSA_RP__COUNT] = {0};
+		for (size_t k = shown; k < n; k++)
+			for (int j = 0; j < VMSA_RP__COUNT; j++)
+				rest[j] += vmsa_row_more(rows[k].r)->reclaim_pages[j];
+		char label[40];
+		snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
+		fprintf(f, "%-*s", w, label);
+		reclaim_pages_cells(f, rest);
+	}
+	free(rows);
+	return 0;
 }
 
 /* bcc-style log2 histogram, in power-of-two buckets of nanoseconds. */
@@ -999,9 +1071,12 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 	}
 	summary_block(f, sum);
 	additions(f, sum);
-	throttle_shrink_table(f, sum, width, in);
-	reclaim_pages_table(f, sum, width);
+	err = throttle_shrink_table(f, sum, width, in, order.top);
 	free(in);
+	if (!err)
+		err = reclaim_pages_table(f, sum, width, order.top);
+	if (err)
+		return err;
 	if (opts && opts->histogram)
 		histograms(f, sum);
 	return ferror(f) ? VMSA_E_IO : 0;

@@ -135,6 +135,31 @@ def reclaim_pages(tool, src, work, other):
     check("compare --group: page-list rows with the runs' mean",
           "744.0" in [l for l in g.splitlines() if l.startswith("Page-list reclaim pages recl")][0]
           if "Page-list" in g else False, g)
+    # a task named as a kswapd thread has a kswapd row: its part is there too
+    ksw = os.path.join(work, "reclaim-pages-kswapd.txt")
+    with open(ksw, "w") as f:
+        f.write("         kswapd0-50      [000] .....   119.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n"
+                "         kswapd0-50      [000] .....   119.500000: mm_vmscan_reclaim_pages: nid=0 "
+                "nr_scanned=100 nr_reclaimed=90 nr_dirty=0 nr_writeback=0 nr_congested=0 "
+                "nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0\n"
+                "         kswapd0-50      [000] .....   119.900000: mm_vmscan_kswapd_sleep: nid=0\n")
+        f.write(open(fx).read())
+    dk = analyze(tool, ksw)
+    kj = os.path.join(work, "reclaim-pages-kswapd.json")
+    with open(kj, "w") as f:
+        json.dump(dk, f)
+    rows_sum = lambda doc: sum(r.get("reclaim_pages", {}).get("pages_reclaimed", 0)
+                               for r in doc["processes"] + doc["kswapd"])
+    rc, twice, err = merge(tool, [kj, kj])
+    check("reclaim_pages: the rows add up to the totals, a kswapd row's too, merged as well",
+          dk["totals"]["reclaim_pages"]["pages_reclaimed"] == rows_sum(dk) == 834 and rc == 0 and
+          twice["totals"]["reclaim_pages"]["pages_reclaimed"] == rows_sum(twice) == 2 * 834,
+          (dk["totals"]["reclaim_pages"], rows_sum(dk), err))
+    top = subprocess.run([tool, "--top", "1", ksw], capture_output=True).stdout.decode()
+    tail = [l.split() for l in top[top.rfind("\nPage-list "):].splitlines()[3:]]
+    check("reclaim_pages: --top 1 keeps the task of most pages reclaimed, the rest in one row",
+          tail == [["kdamond.0-812", "2", "576", "544", "12", "3"],
+                   ["(2", "others)", "2", "356", "290", "40", "16"]], tail)
     path = "totals.reclaim_pages.pages_reclaimed"
     r = run_check(["-t", path + " == 744", fx])
     check("reclaim_pages: check reads its fields", r.returncode == 0, r.stdout + r.stderr)

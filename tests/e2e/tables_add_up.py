@@ -9,7 +9,11 @@ with --pid of the busiest direct reclaimer: every column of the process
 table sums to its Summary line (direct reclaims, wake-up requests, pages
 scanned and reclaimed, sync and async writes, stall time to the rounding
 of the printed figures), and every column of the kswapd table to the
-kswapd lines; with --top the "(N others)" row carries the rest. Without
+kswapd lines; with --top the "(N others)" row carries the rest. The
+tables after the Summary add up to the JSON totals of the same events: the
+throttle and shrinker table's times per reason, shrinker calls and objects
+freed, the page-list reclaim table's events and pages (each table there
+only when the totals have something for it), with --top too. Without
 --top, every task of the JSON summary with direct reclaim figures or
 wake-up requests has a process row, and every kswapd thread a kswapd row.
 
@@ -84,6 +88,56 @@ def summary(lines):
             except ValueError:
                 pass
     return out
+
+
+def cells(lines, start):
+    """The rows (words) of the table after the report's Summary whose first
+    heading line's first two words are `start`, or None."""
+    for i, l in enumerate(lines):
+        if l.split()[:2] == start.split():
+            rows = []
+            for r in lines[i + 2:]:
+                if not r.strip():
+                    break
+                rows.append(r.split())
+            return rows
+    return None
+
+
+THROTTLE = ("writeback", "isolated", "noprogress", "congested")
+CONTEXTS = ("direct", "memcg", "memcg_softlimit", "node", "kswapd", "outside_reclaim")
+
+
+def tail_tables(lines, j):
+    """The throttle/shrinker and page-list tables' columns summed against the
+    JSON totals j (a table is there only when the totals have something)."""
+    t = j["totals"]
+    bad = []
+    thr = cells(lines, "Throttled and")
+    want_calls = sum(t[c]["slab_shrinker_calls"] for c in CONTEXTS)
+    want_times = [t["throttled"][r]["count"] for r in THROTTLE]
+    if thr is None:
+        if want_calls or any(want_times):
+            bad.append(("no throttle table", want_times, want_calls))
+    else:
+        n = len(THROTTLE)
+        times = [sum(int(r[-2 - n + b].split("/")[0]) for r in thr if r[-2 - n + b] != "-")
+                 for b in range(n)]
+        got = (times, sum(int(r[-2]) for r in thr), sum(int(r[-1]) for r in thr))
+        want = (want_times, want_calls, sum(t[c]["slab_objects_freed"] for c in CONTEXTS))
+        if got != want:
+            bad.append(("throttle table", got, want))
+    rp = cells(lines, "Page-list Events")
+    want = t.get("reclaim_pages")
+    if (rp is None) != (want is None):
+        bad.append(("page-list table", rp is not None, want))
+    elif rp is not None:
+        got = [sum(int(r[-5 + k]) for r in rp) for k in range(5)]
+        keys = ("events", "pages_scanned", "pages_reclaimed", "nr_dirty_pages",
+                "nr_writeback_pages")
+        if got != [want[k] for k in keys]:
+            bad.append(("page-list table", got, want))
+    return bad
 
 
 def in_process_table(row):
@@ -182,10 +236,15 @@ def main():
                 bad.append(("time stalled", stall, total))
             check("%s: %d process and %d kswapd rows add up" % (label, len(proc), len(ksw)),
                   not bad, bad)
+            # (the JSON of the same events: --top and --sort are the tables')
+            plain = [a for i, a in enumerate(extra) if a not in ("--top", "--sort") and
+                     (i == 0 or extra[i - 1] not in ("--top", "--sort"))]
+            j = json.loads(subprocess.run([tool, "-q", "-f", "json"] + plain + [path],
+                                          capture_output=True, text=True).stdout)
+            bad = tail_tables(lines, j)
+            check("%s: the throttle, shrinker and page-list tables add up" % label, not bad, bad)
             if "--top" in extra:
                 continue
-            j = json.loads(subprocess.run([tool, "-q", "-f", "json"] + extra + [path],
-                                          capture_output=True, text=True).stdout)
             tasks = [r for r in j["processes"] + j["kswapd"] if in_process_table(r)]
             check("%s: a process row for each of the %d tasks with direct reclaim figures "
                   "or wake-up requests, a kswapd row for each of the %d kswapd threads" %

@@ -460,6 +460,15 @@ START_TEST(test_unwrap)
 	ck_assert_uint_eq(r.counts.lines_rejected, 0);
 	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_NONE].pages_scanned, 48); /* 32 + 16 */
 	vmsa_summary_free(r.sum);
+	/* without --unwrap the break after '=' is told (the hint to use it):
+	 * "4" goes on the head before it */
+	r = analyze("        java-3101  [002] .....  7301.000100: mm_vmscan_lru_isolate: "
+		    "isolate_mode=0 classzone_idx=\n"
+		    "4\n"
+		    "order=0 nr_requested=32 nr_scanned=32 nr_taken=32 file=1\n",
+		    NULL, NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 1);
+	vmsa_summary_free(r.sum);
 	/* a line after a trailing '=' that does not make an event with it: left
 	 * as it was, read as its own line */
 	r = analyze_unwrapped("        java-3101  [002] .....  7301.000100: mm_vmscan_lru_isolate: "

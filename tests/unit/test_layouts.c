@@ -581,8 +581,8 @@ START_TEST(test_generated_headers)
 END_TEST
 
 /*
- * Generated lines without a "[CPU]" column, which the task memo knows up to
- * their timestamp: perf script of a recording without CPUs ("comm pid ts:
+ * Generated lines without a "[CPU]" column, read by their first word that
+ * is a timestamp: perf script of a recording without CPUs ("comm pid ts:
  * system:event: ..."), trace-cmd report -l ("comm-pid 0d..2 ts: ..."), and
  * lines that begin alike but go on otherwise (no timestamp there, no ':'
  * after it, a name that is none).  Every line through all three decoders
@@ -624,6 +624,49 @@ START_TEST(test_generated_unbracketed)
 	}
 	ck_assert_uint_gt(p.events, 20000);
 	pair_free(&p);
+}
+END_TEST
+
+/*
+ * --unwrap's joins in place (vmsa_text_unwrap()): a value broken off after
+ * its field's '=' is joined without a space, past the newline and the next
+ * line's quoting; a join that makes no event leaves every byte as it was.
+ */
+START_TEST(test_unwrap_in_place)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_source_counts c = {0};
+	unsigned joined;
+	static const char head[] = "  java-3101  [002] .....  7301.000100: mm_vmscan_lru_isolate: ";
+	char b[256], was[256];
+	int n = snprintf(b, sizeof(b), "%snr_scanned=\r\n> > 16 nr_taken=16 file=1\nnext", head);
+	size_t len = strlen(head) + strlen("nr_scanned=\r");
+	size_t end = vmsa_text_unwrap(p, &c, b, len, (size_t)n, true, &joined);
+	ck_assert_uint_eq(joined, 1);
+	ck_assert_uint_eq(end, (size_t)n - strlen("\nnext"));
+	char want[256];
+	snprintf(want, sizeof(want), "%s      nr_scanned=16 nr_taken=16 file=1", head);
+	ck_assert_uint_eq(end, strlen(want));
+	ck_assert(memcmp(b, want, end) == 0);
+	/* no event: "nr_scanned=x y" is no number */
+	n = snprintf(b, sizeof(b), "%snr_scanned=\n> > x y\r\nnext", head);
+	memcpy(was, b, (size_t)n);
+	len = strlen(head) + strlen("nr_scanned=");
+	end = vmsa_text_unwrap(p, &c, b, len, (size_t)n, true, &joined);
+	ck_assert_uint_eq(joined, 0);
+	ck_assert_uint_eq(end, len);
+	ck_assert(memcmp(b, was, (size_t)n) == 0);
+	ck_assert_uint_eq(c.lines_read, 1); /* (the first join's second line alone) */
+	/* the next line not whole yet (a pipe's read ended in it), longer than
+	 * WRAP_MAX with its quoting but still one that may go on: wait for it */
+	n = snprintf(b, sizeof(b), "%sisolate_mode=0\n> > > > > > classzone_idx=2 order=0 "
+		     "nr_requested=32 nr_scanned=32 nr_taken=32 lru=inactive_file and so",
+		     head);
+	len = strlen(head) + strlen("isolate_mode=0");
+	ck_assert_uint_gt((size_t)n - len - 1, 100);
+	ck_assert_uint_eq(vmsa_text_unwrap(p, &c, b, len, (size_t)n, false, &joined), SIZE_MAX);
+	vmsa_text_parser_free(p);
 }
 END_TEST
 
@@ -677,6 +720,7 @@ Suite *layouts_suite(void)
 	tcase_add_test(tc, test_template_inherited);
 	tcase_add_test(tc, test_generated_headers);
 	tcase_add_test(tc, test_generated_unbracketed);
+	tcase_add_test(tc, test_unwrap_in_place);
 	tcase_add_test(tc, test_unwrap_trial);
 	tcase_add_test(tc, test_value_memo_grows);
 	tcase_add_test(tc, test_fixture_files);

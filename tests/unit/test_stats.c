@@ -841,6 +841,16 @@ START_TEST(test_json_rows_as_json_c_writes_them)
 	t.throttle_reasons = 1u << 1;
 	t.usec_delayed = 1000;
 	ck_assert_int_eq(vmsa_stats_add(st, &t), 0);
+	/* page-list reclaim (an optional member) in a process row and in the
+	 * kswapd row */
+	struct vmsa_event rp = ev_of(VMSA_EV_RECLAIM_PAGES, names[1], 21, 915000);
+	rp.nr_scanned = 64;
+	rp.nr_reclaimed = 60;
+	rp.nr_dirty = 3;
+	ck_assert_int_eq(vmsa_stats_add(st, &rp), 0);
+	rp = ev_of(VMSA_EV_RECLAIM_PAGES, "kswapd0", 2, 916000);
+	rp.nr_scanned = 8;
+	ck_assert_int_eq(vmsa_stats_add(st, &rp), 0);
 	struct vmsa_event w = ev_of(VMSA_EV_WAKEUP_KSWAPD, "late", -7, 920000);
 	w.order = 2;
 	ck_assert_int_eq(vmsa_stats_add(st, &w), 0); /* folded: past max_tasks */
@@ -859,6 +869,9 @@ START_TEST(test_json_rows_as_json_c_writes_them)
 	ck_assert_int_eq(vmsa_doc_write(f, d, 0), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(direct, "\"other_tasks\":true"));
+	ck_assert_ptr_nonnull(strstr(direct, "\"reclaim_pages\":{\"events\":1,\"pages_scanned\":64,"
+					     "\"pages_reclaimed\":60,\"nr_dirty_pages\":3,"));
+	ck_assert_ptr_nonnull(strstr(direct, "\"reclaim_pages\":{\"events\":1,\"pages_scanned\":8,"));
 	ck_assert_ptr_nonnull(strstr(direct, "\\u0001\\u001f\\t\\n\\r\\b\\f"));
 	ck_assert_str_eq(direct, tree);
 	/* indented (--pretty): each row as json-c indents it */
