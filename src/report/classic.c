@@ -344,9 +344,11 @@ static inline void prefetch_parts(const struct vmsa_summary *sum, const struct v
 			vmsa_prefetch(vmsa_orders_array(o[i]), VMSA_MAX_ORDER * sizeof(uint64_t));
 }
 
-/* the throttle and shrinker table's rows (a bit besides the tables' 1u << ctx) */
+/* the rows of the throttle and shrinker table and of the page-list reclaim
+ * table (bits besides the tables' 1u << ctx) */
 #define IN_THROTTLE_SHRINK (1u << 7)
-_Static_assert(VMSA_CTX__COUNT < 7, "a bit of its own");
+#define IN_RECLAIM_PAGES (1u << 6)
+_Static_assert(VMSA_CTX__COUNT < 7, "bits of their own");
 
 static bool in_throttle_shrink(const struct vmsa_task_row *r)
 {
@@ -366,7 +368,8 @@ static bool in_kswapd(const struct vmsa_task_row *r);
 static uint8_t row_bits(const struct vmsa_task_row *r)
 {
 	return (uint8_t)((in_processes(r) ? IN_PROCESSES : 0) | (in_kswapd(r) ? IN_KSWAPD : 0) |
-			 (in_throttle_shrink(r) ? IN_THROTTLE_SHRINK : 0));
+			 (in_throttle_shrink(r) ? IN_THROTTLE_SHRINK : 0) |
+			 (vmsa_row_more(r)->reclaim_pages[VMSA_RP_EVENTS] ? IN_RECLAIM_PAGES : 0));
 }
 
 /* The tables each of the n rows is in (bits[j] of rows[j]), the rows asked
@@ -453,16 +456,17 @@ typedef void (*row_cells)(struct vmsa_tb *t, const struct vmsa_summary *sum,
 #define OTHERS_LABEL "(%zu others)"
 
 /*
- * The rows of the table of context x that in() takes, in the order asked
- * for, at most top of them and then the rest added up in one row, so that
- * every column still sums to its Summary line.
+ * The rows of a table, those whose in[] has its bit, in the order asked for,
+ * at most top of them and then the rest added up in one row, so that every
+ * column still sums to its Summary line.  x: the context its sort values
+ * are of and whose parts its rows read (for a table of no context, any).
  */
 static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const struct table_order *o,
-		      enum vmsa_ctx x, const uint8_t *in, row_cells cells)
+		      enum vmsa_ctx x, unsigned bit, const uint8_t *in, row_cells cells)
 {
 	/* sorted by a value: the table's rows ranked; else the summary's
 	 * order, the rows in[] takes read in place */
-	bool sorted = o->key && (o->key->tables & (1u << x));
+	bool sorted = o->key && (o->key->tables & bit);
 	struct ranked *rows = NULL;
 	struct vmsa_tb *t = malloc(sizeof(*t));
 	if (t && sorted)
@@ -476,7 +480,7 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 	t->n = 0;
 	size_t n = 0, at = 0, nrows = sum->nrows;
 	for (size_t i = 0; i < nrows; i++)
-		if (in[i] & (1u << x)) {
+		if (in[i] & bit) {
 			if (sorted)
 				rows[n] = (struct ranked){sum->rows[i],
 							  o->key->value(sum->rows[i], x), i};
@@ -491,7 +495,7 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 		   ((k) + VMSA_AHEAD < n ? prefetch_parts(sum, rows[(k) + VMSA_AHEAD].r, x)   \
 					 : (void)0),                                      \
 		   rows[k].r)                                                             \
-		: next_in(sum, in, 1u << x, &at, x))
+		: next_in(sum, in, bit, &at, x))
 	size_t shown = o->top && o->top < n ? o->top : n;
 	for (size_t k = 0; k < shown; k++) {
 		const struct vmsa_task_row *r = NEXT_ROW(k);
@@ -581,7 +585,7 @@ static int process_table(FILE *f, const struct vmsa_summary *sum, int w,
 		"Pages", "Pages", "Pages", "Pages", "Time");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s %8s\n", w, "details", "Rclms", "Kswapd",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled");
-	return table_rows(f, sum, w, o, VMSA_CTX_DIRECT, in, process_cells);
+	return table_rows(f, sum, w, o, VMSA_CTX_DIRECT, IN_PROCESSES, in, process_cells);
 }
 
 /* every kswapd thread, woken in the trace or not */
@@ -609,7 +613,7 @@ static int kswapd_table(FILE *f, const struct vmsa_summary *sum, int w,
 		"Pages", "Pages", "Pages");
 	fprintf(f, "%-*s %8s %10s   %8s %8s  %8s %8s\n", w, "Instance", "Wakeups", "Re-wakeup",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO");
-	return table_rows(f, sum, w, o, VMSA_CTX_KSWAPD, in, kswapd_cells);
+	return table_rows(f, sum, w, o, VMSA_CTX_KSWAPD, IN_KSWAPD, in, kswapd_cells);
 }
 
 /* a Summary line whose label is the field table's (its compare row's) */
@@ -847,69 +851,70 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 	}
 }
 
-/* A task's throttling and shrinking, or some tasks' added up */
-struct throttle_shrink {
-	uint64_t n[VMSA_THROTTLE__COUNT], usec[VMSA_THROTTLE__COUNT];
-	uint64_t calls;
-	int64_t freed;
-};
-
-static void throttle_shrink_add(struct throttle_shrink *s, const struct vmsa_task_row *r)
+/* The rows in a table after the Summary: those whose in[] has bit */
+static size_t rows_with(const struct vmsa_summary *sum, const uint8_t *in, unsigned bit)
 {
-	const struct vmsa_row_more *m = vmsa_row_more(r);
-	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
-		s->n[b] += m->throttled[b];
-		s->usec[b] += m->throttled_usec[b];
-	}
-	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
-		s->calls += vmsa_row_ctx(r, c)->slab_calls;
-		s->freed += vmsa_row_ctx(r, c)->slab_freed;
-	}
+	size_t n = 0;
+	for (size_t i = 0; i < sum->nrows; i++)
+		n += (in[i] & bit) != 0;
+	return n;
 }
 
-static void throttle_shrink_cells(FILE *f, const struct throttle_shrink *s)
+/* " %12s": s right-aligned in 12 columns after a space */
+static void cell12(struct vmsa_tb *t, const char *s)
 {
-	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
-		char cell[48], secs[32];
-		put_seconds(secs, sizeof(secs), s->usec[b] * 1000);
-		snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", s->n[b], secs);
-		fprintf(f, " %12s", s->n[b] ? cell : "-");
+	size_t len = strlen(s);
+	vmsa_tb_char(t, ' ');
+	if (len < 12)
+		vmsa_tb_spaces(t, 12 - len);
+	vmsa_tb_bytes(t, s, len);
+}
+
+/* how often and how long reclaim throttled the task (by reason), and the
+ * slab shrinkers it ran */
+static void throttle_shrink_cells(struct vmsa_tb *t, const struct vmsa_summary *sum VMSA_UNUSED,
+				  const struct vmsa_task_row *r)
+{
+	const struct vmsa_row_more *m = vmsa_row_more(r);
+	uint64_t calls = 0;
+	int64_t freed = 0;
+	for (int c = 0; c < VMSA_CTX__COUNT; c++) {
+		calls += vmsa_row_ctx(r, c)->slab_calls;
+		freed += vmsa_row_ctx(r, c)->slab_freed;
 	}
-	fprintf(f, " %10" PRIu64 " %12" PRId64 "\n", s->calls, s->freed);
+	char cell[48];
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
+		char secs[32];
+		put_seconds(secs, sizeof(secs), m->throttled_usec[b] * 1000);
+		snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", m->throttled[b], secs);
+		cell12(t, m->throttled[b] ? cell : "-");
+	}
+	int k = snprintf(cell, sizeof(cell), " %10" PRIu64 " %12" PRId64 "\n", calls, freed);
+	vmsa_tb_bytes(t, cell, (size_t)k);
+}
+
+static uint64_t v_throttled(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
+{
+	uint64_t usec = 0;
+	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
+		usec += vmsa_row_more(r)->throttled_usec[b];
+	return usec;
 }
 
 /*
  * Per task: how often and how long reclaim throttled it (by reason), and the
- * slab shrinkers it ran; only when the trace has any of either.  With --top,
- * the top tasks by time throttled, the rest added up in one row.
+ * slab shrinkers it ran; only when the trace has any of either.  In the
+ * summary's order; with --top the tasks throttled longest, the rest added up
+ * in one row (ranked only to cut: a table that shows every row keeps its
+ * order).
  */
 static int throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w,
 				 const uint8_t *in, size_t top)
 {
-	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
-	if (!rows)
-		return VMSA_E_NOMEM;
-	size_t n = 0;
-	for (size_t i = 0; i < sum->nrows; i++) {
-		if (!(in[i] & IN_THROTTLE_SHRINK))
-			continue;
-		struct throttle_shrink s = {0};
-		throttle_shrink_add(&s, sum->rows[i]);
-		uint64_t times = 0, usec = 0;
-		for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
-			times += s.n[b];
-			usec += s.usec[b];
-		}
-		if (times || s.calls)
-			rows[n++] = (struct ranked){sum->rows[i], usec, i};
-	}
-	if (!n) {
-		free(rows);
+	static const struct sort_key longest = {"", v_throttled, IN_THROTTLE_SHRINK};
+	size_t n = rows_with(sum, in, IN_THROTTLE_SHRINK);
+	if (!n)
 		return 0;
-	}
-	size_t shown = top && top < n ? top : n;
-	if (shown < n)
-		qsort(rows, n, sizeof(*rows), by_value);
 	fprintf(f, "\n%-*s", w, "Throttled and");
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 		fprintf(f, " %12s", vmsa_throttle_name(b));
@@ -917,73 +922,45 @@ static int throttle_shrink_table(FILE *f, const struct vmsa_summary *sum, int w,
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++)
 		fprintf(f, " %12s", "times/secs");
 	fprintf(f, " %10s %12s\n", "calls", "freed");
-	struct throttle_shrink rest = {0};
-	for (size_t k = 0; k < n; k++) {
-		if (k >= shown) {
-			throttle_shrink_add(&rest, rows[k].r);
-			continue;
-		}
-		struct throttle_shrink s = {0};
-		throttle_shrink_add(&s, rows[k].r);
-		pad_label(sum, rows[k].r, f, w);
-		throttle_shrink_cells(f, &s);
-	}
-	if (shown < n) {
-		char label[40];
-		snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
-		fprintf(f, "%-*s", w, label);
-		throttle_shrink_cells(f, &rest);
-	}
-	free(rows);
-	return 0;
+	struct table_order o = {.key = top && top < n ? &longest : NULL, .top = top};
+	return table_rows(f, sum, w, &o, VMSA_CTX_DIRECT, IN_THROTTLE_SHRINK, in,
+			  throttle_shrink_cells);
 }
 
-static void reclaim_pages_cells(FILE *f, const uint64_t *n)
+static void reclaim_pages_cells(struct vmsa_tb *t, const struct vmsa_summary *sum VMSA_UNUSED,
+				const struct vmsa_task_row *r)
 {
-	fprintf(f, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
-		n[VMSA_RP_EVENTS], n[VMSA_RP_SCANNED], n[VMSA_RP_RECLAIMED], n[VMSA_RP_DIRTY],
-		n[VMSA_RP_WRITEBACK]);
+	const uint64_t *n = vmsa_row_more(r)->reclaim_pages;
+	static const enum vmsa_reclaim_pages_count shown[] = {
+		VMSA_RP_EVENTS, VMSA_RP_SCANNED, VMSA_RP_RECLAIMED, VMSA_RP_DIRTY, VMSA_RP_WRITEBACK};
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		vmsa_tb_char(t, ' ');
+		vmsa_tb_u64(t, n[shown[i]], 8);
+	}
+	vmsa_tb_char(t, '\n');
+}
+
+static uint64_t v_reclaim_pages(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
+{
+	return vmsa_row_more(r)->reclaim_pages[VMSA_RP_RECLAIMED];
 }
 
 /* Per task: its page-list reclaim (mm_vmscan_reclaim_pages), only when the
- * trace has any: in the summary's order, or with --top the top tasks by
- * pages reclaimed and the rest added up in one row */
-static int reclaim_pages_table(FILE *f, const struct vmsa_summary *sum, int w, size_t top)
+ * trace has any: as throttle_shrink_table(), with --top those that reclaimed
+ * most pages */
+static int reclaim_pages_table(FILE *f, const struct vmsa_summary *sum, int w,
+			       const uint8_t *in, size_t top)
 {
-	if (!sum->totals.reclaim_pages[VMSA_RP_EVENTS])
+	static const struct sort_key most = {"", v_reclaim_pages, IN_RECLAIM_PAGES};
+	size_t n = rows_with(sum, in, IN_RECLAIM_PAGES);
+	if (!n)
 		return 0;
-	struct ranked *rows = malloc((sum->nrows ? sum->nrows : 1) * sizeof(*rows));
-	if (!rows)
-		return VMSA_E_NOMEM;
-	size_t n = 0;
-	for (size_t i = 0; i < sum->nrows; i++) {
-		const uint64_t *c = vmsa_row_more(sum->rows[i])->reclaim_pages;
-		if (c[VMSA_RP_EVENTS])
-			rows[n++] = (struct ranked){sum->rows[i], c[VMSA_RP_RECLAIMED], i};
-	}
-	size_t shown = top && top < n ? top : n;
-	if (shown < n)
-		qsort(rows, n, sizeof(*rows), by_value);
 	fprintf(f, "\n%-*s %8s %8s %8s %8s %8s\n", w, "Page-list", "Events", "Pages", "Pages",
 		"Pages", "Pages");
 	fprintf(f, "%-*s %8s %8s %8s %8s %8s\n", w, "reclaim", "", "Scanned", "Rclmed", "Dirty",
 		"Writebk");
-	for (size_t k = 0; k < shown; k++) {
-		pad_label(sum, rows[k].r, f, w);
-		reclaim_pages_cells(f, vmsa_row_more(rows[k].r)->reclaim_pages);
-	}
-	if (shown < n) {
-		uint64_t rest[VMSA_RP__COUNT] = {0};
-		for (size_t k = shown; k < n; k++)
-			for (int j = 0; j < VMSA_RP__COUNT; j++)
-				rest[j] += vmsa_row_more(rows[k].r)->reclaim_pages[j];
-		char label[40];
-		snprintf(label, sizeof(label), OTHERS_LABEL, n - shown);
-		fprintf(f, "%-*s", w, label);
-		reclaim_pages_cells(f, rest);
-	}
-	free(rows);
-	return 0;
+	struct table_order o = {.key = top && top < n ? &most : NULL, .top = top};
+	return table_rows(f, sum, w, &o, VMSA_CTX_DIRECT, IN_RECLAIM_PAGES, in, reclaim_pages_cells);
 }
 
 /* bcc-style log2 histogram, in power-of-two buckets of nanoseconds. */
@@ -1072,9 +1049,9 @@ int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
 	summary_block(f, sum);
 	additions(f, sum);
 	err = throttle_shrink_table(f, sum, width, in, order.top);
-	free(in);
 	if (!err)
-		err = reclaim_pages_table(f, sum, width, order.top);
+		err = reclaim_pages_table(f, sum, width, in, order.top);
+	free(in);
 	if (err)
 		return err;
 	if (opts && opts->histogram)
