@@ -321,6 +321,7 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 	struct vmsa_event ev;
 	const struct vmsa_event *e = &ev; /* a merge's points to its own */
 	bool hint = false;
+	bool due = false; /* the checks below wait for the events decoded ahead */
 	for (;;) {
 		int which = 0;
 		int err = !merged ? vmsa_source_next_ref(g->src[0], &ev, &e)
@@ -340,8 +341,15 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 				ret = fail(r, err, VMSA_ANALYZE_ADD, 0);
 				break;
 			}
-			if ((++n & 4095) && (!attention || *attention == seen))
+			if ((++n & 4095) && (!attention || *attention == seen) && !due)
 				continue;
+			/* (they are counted as analyzed: a report or a stop
+			 * before they are added would miss them) */
+			if (!merged && vmsa_source_pending(g->src[0])) {
+				due = true;
+				continue;
+			}
+			due = false;
 		} else if (err == VMSA_E_EOF) {
 			break;
 		} else if (err != VMSA_E_AGAIN) {
@@ -354,6 +362,9 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 			seen = *attention;
 		/* (reading one text, its next line's pid: a hint for the task table) */
 		hint = !merged && vmsa_stats_wants_pid_hints(st);
+		/* (thousands of tasks: events several at a time) */
+		if (!merged)
+			vmsa_source_set_lookahead(g->src[0], vmsa_stats_wants_lookahead(st) ? 16 : 1);
 		int req = ask(r);
 		if (req == VMSA_ANALYZE_STOP) {
 			ret = VMSA_ANALYZE_STOP;

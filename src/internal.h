@@ -387,9 +387,14 @@ int vmsa_interleave_next(struct vmsa_interleave *m, const struct vmsa_event **ev
  */
 int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 			 const struct vmsa_event **ev);
-/* The pid of the next line, read ahead without decoding it (serial text
- * reading), or -1. */
+/* The pid of the next event, decoded ahead, or of the next line, read
+ * ahead without decoding it (serial text reading), or -1. */
 int32_t vmsa_source_peek_pid(const struct vmsa_source *s);
+/* Serial text reading: up to n events decoded at a time, those after the
+ * first from the lines already read (1, the default: one; at most 16); and
+ * whether some decoded are still to be handed out. */
+void vmsa_source_set_lookahead(struct vmsa_source *s, unsigned n);
+bool vmsa_source_pending(const struct vmsa_source *s);
 
 /* ---- the summary --------------------------------------------------- */
 
@@ -849,6 +854,9 @@ int vmsa_stats_restart(struct vmsa_stats *st);
 /* Whether the task table is large enough to ask for a pid's place ahead of
  * its event, and that asking (a hint: the event may be of another pid). */
 bool vmsa_stats_wants_pid_hints(const struct vmsa_stats *st);
+/* Whether the tasks are more than the caches hold: events are best taken
+ * several at a time then (vmsa_source_set_lookahead()). */
+bool vmsa_stats_wants_lookahead(const struct vmsa_stats *st);
 void vmsa_stats_prefetch_pid(const struct vmsa_stats *st, int32_t pid);
 /* The task states held (tasks with something open, or not at rest): tests. */
 size_t vmsa_stats_states_held(const struct vmsa_stats *st);

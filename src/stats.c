@@ -1785,6 +1785,15 @@ bool vmsa_stats_wants_pid_hints(const struct vmsa_stats *st)
 	return st->tasks.bits >= 18;
 }
 
+/*
+ * A task's state, row and counters take about 700 bytes: past 3072 tasks
+ * (the table's growth to 2^13 slots) they outgrow a core's 1-2 MiB cache.
+ */
+bool vmsa_stats_wants_lookahead(const struct vmsa_stats *st)
+{
+	return st->tasks.bits >= 13;
+}
+
 void vmsa_stats_prefetch_pid(const struct vmsa_stats *st, int32_t pid)
 {
 	if (st->tasks.slot)

@@ -47,6 +47,8 @@
 #define MAX_WORKERS 16
 #define WAIT_MS 100		/* the longest vmsa_source_next() waits for a batch */
 #define SWITCHED 1		/* internal: the input turned out to be a trace.dat */
+#define NEED_READ 2		/* internal: no whole line left in the buffer */
+#define AHEAD_MAX 16		/* the most events decoded ahead (vmsa_source_set_lookahead()) */
 #define PAR_BATCH (256u << 10)	/* a worker's range: its text and events stay in L2 */
 #define TAIL_READ (4u << 10)	/* read past a range with it, for its last line */
 #define COPY_ALIGN 4096u	/* a range's text sits at its file offset's place in a page */
@@ -153,6 +155,11 @@ struct vmsa_source {
 	struct vmsa_source_counts counts;
 	vmsa_reject_cb reject_cb;
 	void *reject_payload;
+	/* serial reading: the events of the lines already read, decoded ahead
+	 * (ahead[next .. n), before any line after them); lookahead: how many
+	 * a call decodes at most, 1 none ahead */
+	unsigned lookahead, ahead_next, ahead_n;
+	struct vmsa_event ahead[AHEAD_MAX - 1];
 };
 
 int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
@@ -163,6 +170,7 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
 		return VMSA_E_NOMEM;
 	s->name = strdup(name ? name : "-");
 	s->buf = malloc(BUF_CAP);
+	s->lookahead = 1;
 	if (!s->name || !s->buf || vmsa_text_parser_new(&s->parser)) {
 		vmsa_source_close(s);
 		return VMSA_E_NOMEM;
@@ -562,9 +570,11 @@ static __attribute__((noinline)) size_t unwrap_line(struct vmsa_source *s, char 
 	return j < n ? j + 1 : n; /* (the last line may end without a newline) */
 }
 
-/* (unwrap: a constant, so that the usual reading does not look at it) */
-static inline __attribute__((always_inline)) int next_serial_(struct vmsa_source *s,
-							      struct vmsa_event *ev, bool unwrap)
+/* (unwrap, buffered: constants, so that the usual reading does not look at
+ * them; buffered: NEED_READ where the buffer has no whole line left, instead
+ * of reading) */
+static inline __attribute__((always_inline)) int
+next_serial_(struct vmsa_source *s, struct vmsa_event *ev, bool unwrap, bool buffered)
 {
 	for (;;) {
 		char *b = s->buf + s->start;
@@ -594,6 +604,8 @@ static inline __attribute__((always_inline)) int next_serial_(struct vmsa_source
 			continue;
 		}
 	more:;
+		if (buffered)
+			return NEED_READ;
 		bool too_long;
 		int r = fill(s, &s->counts, &too_long);
 		if (too_long) {
@@ -606,14 +618,42 @@ static inline __attribute__((always_inline)) int next_serial_(struct vmsa_source
 	}
 }
 
+/*
+ * The next event into ev, then, with a lookahead, the events of the lines
+ * already in the buffer into s->ahead, up to lookahead in all.  Their
+ * lines' counts and rejects are counted and told as they are decoded, so
+ * events ahead are events analyzed: vmsa_source_pending() says whether
+ * some are still to be handed out.  (A trace of thousands of tasks in turn
+ * misses the caches at each event's task; the statistics taking events
+ * one right after the other overlap those misses, which the decoding of a
+ * line between two of them kept apart.)
+ */
 static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
 {
-	return next_serial_(s, ev, false);
+	int r = next_serial_(s, ev, false, false);
+	if (r || s->lookahead < 2)
+		return r;
+	unsigned n = 0;
+	while (n < s->lookahead - 1 && next_serial_(s, &s->ahead[n], false, true) == 0)
+		n++;
+	s->ahead_next = 0;
+	s->ahead_n = n;
+	return 0;
 }
 
 static int next_unwrap(struct vmsa_source *s, struct vmsa_event *ev)
 {
-	return next_serial_(s, ev, true);
+	return next_serial_(s, ev, true, false);
+}
+
+void vmsa_source_set_lookahead(struct vmsa_source *s, unsigned n)
+{
+	s->lookahead = n < 1 ? 1 : n > AHEAD_MAX ? AHEAD_MAX : n;
+}
+
+bool vmsa_source_pending(const struct vmsa_source *s)
+{
+	return s->ahead_next < s->ahead_n;
 }
 
 /* ---- parallel: batches of whole lines -------------------------------- */
@@ -1168,6 +1208,8 @@ int32_t vmsa_source_peek_pid(const struct vmsa_source *s)
 {
 	if (s->mode != MODE_SERIAL)
 		return -1;
+	if (s->ahead_next < s->ahead_n) /* (the next event is decoded already) */
+		return s->ahead[s->ahead_next].pid;
 	/* the digits before the first "[" + digit that follows spaces (a task
 	 * name may hold '['): the header's rules (text_header.c) in brief, on
 	 * purpose: a hint may be wrong, and the header's own pass (through
@@ -1197,6 +1239,10 @@ int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 {
 	if (s->mode == MODE_PARALLEL && !s->final)
 		return ended(s, next_parallel_ref(s, ev));
+	if (s->ahead_next < s->ahead_n) {
+		*ev = &s->ahead[s->ahead_next++];
+		return 0;
+	}
 	*ev = own;
 	return vmsa_source_next(s, own);
 }
@@ -1205,6 +1251,10 @@ int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 {
 	if (s->td)
 		return next_binary(s, ev);
+	if (s->ahead_next < s->ahead_n) {
+		*ev = s->ahead[s->ahead_next++];
+		return 0;
+	}
 	if (s->mode == MODE_UNDECIDED)
 		s->mode = s->unwrap ? MODE_UNWRAP : pool_start(s) ? MODE_PARALLEL : MODE_SERIAL;
 	if (s->final) {

@@ -5,9 +5,12 @@
  * counters and histograms are its own, open windows carry over, and the
  * deltas add up to the statistics of the whole.
  */
+#define _GNU_SOURCE /* mkstemp */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -241,6 +244,76 @@ START_TEST(test_threshold_check)
 }
 END_TEST
 
+/* ---- interim reports of a trace of many tasks ------------------------ */
+
+struct interim {
+	int reports;
+	uint64_t events;
+};
+
+static int ask_report(void *payload)
+{
+	(void)payload;
+	return VMSA_ANALYZE_REPORT;
+}
+
+static int on_report(const struct vmsa_stats *st, void *payload)
+{
+	struct interim *x = payload;
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	uint64_t analyzed = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		analyzed += sum->sources[i].counts.lines_analyzed;
+	/* every line counted as analyzed is in the statistics */
+	ck_assert_msg(sum->events == analyzed, "report %d: %llu events, %llu lines analyzed",
+		      x->reports, (unsigned long long)sum->events, (unsigned long long)analyzed);
+	x->events = sum->events;
+	x->reports++;
+	vmsa_summary_free(sum);
+	return 0;
+}
+
+/*
+ * Past a few thousand tasks the reader decodes several lines at a time
+ * (vmsa_source_set_lookahead()): a report asked for (a SIGINT) waits for
+ * the events decoded ahead, so that what it shows as analyzed is what its
+ * statistics hold, at every report.
+ */
+START_TEST(test_interim_reports_hold_every_analyzed_line)
+{
+	char path[] = "/tmp/vmsa-test-interval-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	enum { TASKS = 6000, ROUNDS = 7 };
+	unsigned long n = 0;
+	for (int r = 0; r < ROUNDS; r++)
+		for (int t = 0; t < TASKS; t++, n++)
+			fprintf(f,
+				"  w%d-%d [001] %lu.%06lu: mm_vmscan_lru_isolate: isolate_mode=0 "
+				"classzone=1 order=0 nr_requested=32 nr_scanned=%d nr_skipped=0 "
+				"nr_taken=1 lru=inactive_file\n",
+				t % 97, 1000 + t, 1 + n / 1000000, n % 1000000, 1 + (t + r) % 31);
+	fclose(f);
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	struct interim x = {0};
+	static volatile sig_atomic_t attention;
+	struct vmsa_analyze_options o = {.threads = 1, .attention = &attention,
+					 .control = ask_report, .report = on_report, .payload = &x};
+	const char *paths[] = {path};
+	struct vmsa_analyze_result res;
+	ck_assert_int_eq(vmsa_analyze_files(st, paths, 1, &o, &res), 0);
+	/* one report every 4096 events, the first ones before the lookahead */
+	ck_assert_int_ge(x.reports, (int)(n / 4096) - 1);
+	ck_assert_uint_gt(x.events, n - 4096 - 16);
+	vmsa_stats_free(st);
+	unlink(path);
+}
+END_TEST
+
 Suite *interval_suite(void)
 {
 	Suite *s = suite_create("interval");
@@ -249,6 +322,7 @@ Suite *interval_suite(void)
 	tcase_add_test(tc, test_open_window_carries_over);
 	tcase_add_test(tc, test_threshold_check);
 	tcase_add_test(tc, test_writeback_pass_carries_over);
+	tcase_add_test(tc, test_interim_reports_hold_every_analyzed_line);
 	tcase_set_timeout(tc, 60); /* 91 cuts, slow under the sanitizers on a busy machine */
 	suite_add_tcase(s, tc);
 	return s;

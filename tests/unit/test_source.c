@@ -4,6 +4,8 @@
  * reader does: the same events in the same order, the same rejected lines
  * with the same line numbers, counts, traits and end status, for batches of
  * any size (down to one byte, so every line boundary is a batch boundary).
+ * So must the serial reader decoding several lines at a time (its
+ * lookahead, vmsa_source_set_lookahead()).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -49,7 +51,9 @@ static void on_reject(const char *name, uint64_t line_no, enum vmsa_reject_reaso
 	x->rejects[x->rlen++] = '\n';
 }
 
-static void record(struct rec *x, const char *path, int threads, size_t batch)
+/* (ahead > 1: the serial reader's lookahead, its events taken in place) */
+static void record_ahead(struct rec *x, const char *path, int threads, size_t batch,
+			 unsigned ahead)
 {
 	memset(x, 0, sizeof(*x));
 	int fd = open(path, O_RDONLY);
@@ -59,9 +63,13 @@ static void record(struct rec *x, const char *path, int threads, size_t batch)
 	vmsa_source_set_reject_cb(s, on_reject, x);
 	vmsa_source_set_threads(s, threads);
 	vmsa_source_set_batch_bytes(s, batch);
-	struct vmsa_event ev;
+	vmsa_source_set_lookahead(s, ahead);
+	struct vmsa_event own, ev;
 	for (;;) {
-		int r = vmsa_source_next(s, &ev);
+		const struct vmsa_event *e = &ev;
+		int r = ahead > 1 ? vmsa_source_next_ref(s, &own, &e) : vmsa_source_next(s, &ev);
+		if (r == 0)
+			ev = *e;
 		if (r == VMSA_E_AGAIN)
 			continue;
 		if (r) {
@@ -90,6 +98,11 @@ static void record(struct rec *x, const char *path, int threads, size_t batch)
 	snprintf(x->format, sizeof(x->format), "%s", vmsa_source_format(s));
 	vmsa_source_close(s);
 	close(fd);
+}
+
+static void record(struct rec *x, const char *path, int threads, size_t batch)
+{
+	record_ahead(x, path, threads, batch, 1);
 }
 
 static void rec_free(struct rec *x)
@@ -153,6 +166,15 @@ static void check_file(const char *path, unsigned long min_events)
 			same(&serial, &par, what);
 			rec_free(&par);
 		}
+	static const unsigned aheads[] = {2, 5, 16};
+	for (size_t i = 0; i < sizeof(aheads) / sizeof(aheads[0]); i++) {
+		struct rec ahead;
+		record_ahead(&ahead, path, 1, 1 << 20, aheads[i]);
+		char what[256];
+		snprintf(what, sizeof(what), "%s, one thread, %u lines ahead", path, aheads[i]);
+		same(&serial, &ahead, what);
+		rec_free(&ahead);
+	}
 	rec_free(&serial);
 }
 
