@@ -623,10 +623,14 @@ next_serial_(struct vmsa_source *s, struct vmsa_event *ev, bool unwrap, bool buf
  * already in the buffer into s->ahead, up to lookahead in all.  Their
  * lines' counts and rejects are counted and told as they are decoded, so
  * events ahead are events analyzed: vmsa_source_pending() says whether
- * some are still to be handed out.  (A trace of thousands of tasks in turn
- * misses the caches at each event's task; the statistics taking events
- * one right after the other overlap those misses, which the decoding of a
- * line between two of them kept apart.)
+ * some are still to be handed out.  So a reject may be told before the
+ * events of up to 15 lines before it are handed out, and the lines that
+ * are no events after the last one decoded ahead are counted by then: a
+ * stop or report counts up to a buffer's lines more as read (each as
+ * ignored or rejected), as the threads' batches do.  (A trace of thousands
+ * of tasks in turn misses the caches at each event's task; the statistics
+ * taking events one right after the other overlap those misses, which the
+ * decoding of a line between two of them kept apart.)
  */
 static int next_serial(struct vmsa_source *s, struct vmsa_event *ev)
 {
@@ -744,15 +748,16 @@ static void read_range(struct vmsa_source *s, struct batch *b)
 	uint64_t from = b->at ? b->at - 1 : 0; /* (the byte before: does a line start at at?) */
 	size_t lead = (size_t)(b->at - from), got = 0;
 	/*
-	 * The kernel copies the file's pages to the text.  The consumer's
-	 * first batch starts a page and reads from a page's last byte: its
-	 * copy's stores ran one byte past its loads in the low 12 bits of
-	 * their addresses (likely the CPU's false store-to-load dependences),
-	 * and its preads ran at 1.9 GB/s against the worker's 6.1 GB/s, at
-	 * other places in a page; two threads took 1.17x the time they take
-	 * with the text where the file's bytes sit in their page (684 MB of
-	 * 6.1 text, alternated 10 times, this project's 2-CPU machine; the
-	 * preads 3.5 and 7.8 GB/s then, as timed by strace).
+	 * The kernel copies the file's pages to the text.  Where the text's
+	 * place in a page runs 1 to ~31 bytes past the file's, the copy is
+	 * slow: 128 KiB reads from a page's start ran at 1.8-2.9 GB/s one
+	 * byte past, 5-7 GB/s 16 past, 9-10 GB/s in step or 32 bytes or more
+	 * apart (this project's 2-CPU machine; likely the CPU's false
+	 * store-to-load dependences).  The consumer's first batch started a
+	 * page and read from a page's last byte: one byte past.  Its preads
+	 * ran at 1.9 GB/s against the worker's 6.1 GB/s, and two threads took
+	 * 1.17x the time they take with the text in step (684 MB of 6.1 text,
+	 * alternated 10 times).
 	 */
 	if (b->text_mapped)
 		b->text = b->text_slot + (from & (COPY_ALIGN - 1));
@@ -1034,7 +1039,10 @@ static bool pool_start(struct vmsa_source *s)
 	/* (the events 64-byte aligned; the text placed in its first page) */
 	size_t text_room = (text_cap + COPY_ALIGN + 63) / 64 * 64;
 	size_t evs = s->batch_bytes / 128 + 64;
-	size_t slot = text_room + evs * sizeof(struct ev_slot);
+	/* (each batch's room starts a page: its text's place in a page is
+	 * then from's own) */
+	size_t slot = (text_room + evs * sizeof(struct ev_slot) + COPY_ALIGN - 1) / COPY_ALIGN *
+		      COPY_ALIGN;
 	size_t len = ((size_t)pl->nb * slot + VMSA_HUGE_PAGE - 1) / VMSA_HUGE_PAGE * VMSA_HUGE_PAGE;
 	if ((pl->map = vmsa_map_huge(len))) {
 		pl->map_len = len;
