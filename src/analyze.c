@@ -412,6 +412,11 @@ static int open_group(struct run *r, struct group *g)
 		vmsa_source_set_reject_cb(g->src[i], r->o->reject_cb, r->o->reject_payload);
 		vmsa_source_set_threads(g->src[i], threads);
 		vmsa_source_set_unwrap(g->src[i], r->o->unwrap);
+		/* a trace.dat is read alone: one that could not be told from
+		 * text before reading (standard input, a pipe) is refused among
+		 * text files merged with it */
+		if (g->n > 1)
+			vmsa_source_no_spill(g->src[i]);
 		if (r->o->interval_s > 0)
 			vmsa_source_set_poll_timeout(g->src[i], 100);
 	}

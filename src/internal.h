@@ -394,6 +394,10 @@ int32_t vmsa_source_peek_pid(const struct vmsa_source *s);
  * first from the lines already read (1, the default: one; at most 16); and
  * whether some decoded are still to be handed out. */
 void vmsa_source_set_lookahead(struct vmsa_source *s, unsigned n);
+/* A trace.dat found in s (standard input, a pipe) is refused
+ * (VMSA_E_STDIN_BINARY), not copied to memory and read: s is merged with
+ * text files. */
+void vmsa_source_no_spill(struct vmsa_source *s);
 bool vmsa_source_pending(const struct vmsa_source *s);
 
 /* ---- the summary --------------------------------------------------- */

@@ -44,7 +44,7 @@ extern "C" {
 	X(UNSUPPORTED, -6, "unsupported input format")                      \
 	X(ISDIR, -7, "input is a directory")                                \
 	X(CORRUPT, -8, "the file is truncated or corrupt")                  \
-	X(STDIN_BINARY, -9, "binary trace.dat on standard input: give its file name") \
+	X(STDIN_BINARY, -9, "a trace.dat from standard input or a pipe among text files: give it alone or by its file name") \
 	X(PERM, -10, "permission denied: live tracing needs root")           \
 	X(NOTRACEFS, -11, "tracefs is not mounted or not available")           \
 	X(DECOMPRESS, -12, "the compressed input is truncated or corrupt")  \
@@ -408,13 +408,17 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd,
  * vmsa_source_open_path() - open a file ("-" means stdin): text, or a
  * binary trace.dat recognised by its content and read through libtracecmd.
  * A gzip, xz or zstd input (by its magic bytes, file or pipe) is
- * decompressed as it is read; a compressed trace.dat file is decompressed
- * into an anonymous memory file first.
+ * decompressed as it is read; a compressed trace.dat file, and a trace.dat
+ * on standard input or a pipe (libtracecmd seeks), are copied whole into
+ * an anonymous memory file first, when the first vmsa_source_next() finds
+ * them (they take their size in memory).
  * Returns VMSA_E_IO (errno kept) when it cannot be opened, VMSA_E_ISDIR for
- * a directory, VMSA_E_CORRUPT for a truncated or corrupt trace.dat,
- * VMSA_E_UNSUPPORTED for perf.data and VMSA_E_STDIN_BINARY for a trace.dat
- * on standard input; what comes out of a compressed input is told by
- * vmsa_source_next() (VMSA_E_DECOMPRESS for a corrupt or cut stream).
+ * a directory, VMSA_E_CORRUPT for a truncated or corrupt trace.dat and
+ * VMSA_E_UNSUPPORTED for perf.data; what comes out of a compressed input,
+ * a pipe or standard input is told by vmsa_source_next() (VMSA_E_DECOMPRESS
+ * for a corrupt or cut stream, VMSA_E_CORRUPT, VMSA_E_UNSUPPORTED, and
+ * VMSA_E_STDIN_BINARY for a trace.dat in a source opened from a descriptor
+ * or merged with text files by vmsa_analyze_files()).
  */
 int vmsa_source_open_path(struct vmsa_source **out, const char *path);
 

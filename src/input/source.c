@@ -150,8 +150,9 @@ struct vmsa_source {
 	struct vmsa_tracedat *td;   /* binary input, when not NULL */
 	struct vmsa_decomp *dec;    /* compressed input, when not NULL */
 	bool sniffed;		    /* its compression is known */
-	bool may_spill;		    /* a compressed trace.dat may go to a memory file */
+	bool may_spill;		    /* a trace.dat not opened as a file may go to a memory file */
 	int memfd;		    /* that file, or -1 */
+	const char *reader;	    /* the trace.dat reader (vmsa_open_options) */
 	struct vmsa_source_counts counts;
 	vmsa_reject_cb reject_cb;
 	void *reject_payload;
@@ -212,8 +213,14 @@ int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
 			       const struct vmsa_open_options *o)
 {
 	*out = NULL;
-	if (strcmp(path, "-") == 0)
-		return vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
+	if (strcmp(path, "-") == 0) {
+		int r = vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
+		if (!r) {
+			(*out)->may_spill = true;
+			(*out)->reader = o ? o->tracedat_reader : NULL;
+		}
+		return r;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EISDIR ? VMSA_E_ISDIR : VMSA_E_IO;
@@ -228,7 +235,9 @@ int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
 		return r;
 	}
 	(*out)->own_fd = true;
-	(*out)->may_spill = S_ISREG(st.st_mode); /* a compressed trace.dat: to memory */
+	/* (a compressed trace.dat file, or one through a pipe: to memory) */
+	(*out)->may_spill = true;
+	(*out)->reader = o ? o->tracedat_reader : NULL;
 	/* trace.dat is recognised by content, not by name (detect.c) */
 	char head[16];
 	ssize_t n = S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : -1;
@@ -305,6 +314,11 @@ int vmsa_source_workers(const struct vmsa_source *s)
 	return s->workers;
 }
 
+void vmsa_source_no_spill(struct vmsa_source *s)
+{
+	s->may_spill = false;
+}
+
 void vmsa_source_set_unwrap(struct vmsa_source *s, int on)
 {
 	s->unwrap = on != 0;
@@ -369,9 +383,11 @@ static int write_all(int fd, const char *p, size_t n)
 }
 
 /*
- * A compressed trace.dat file: what is in the buffer and the rest of the
- * stream go to an anonymous memory file (nothing is written to disk), which
- * libtracecmd opens by its /proc/self/fd name; SWITCHED or an error.
+ * A trace.dat libtracecmd cannot open by name, compressed or coming through
+ * a pipe or standard input (it seeks): what is in the buffer and the rest
+ * of the stream go to an anonymous memory file (nothing is written to
+ * disk; it takes the trace.dat's size in memory), which libtracecmd opens
+ * by its /proc/self/fd name; SWITCHED or an error.
  */
 static int spill_tracedat(struct vmsa_source *s)
 {
@@ -380,21 +396,32 @@ static int spill_tracedat(struct vmsa_source *s)
 		return VMSA_E_IO;
 	int r = write_all(s->memfd, s->buf + s->start, s->end - s->start);
 	s->start = s->end = 0;
-	while (!r && !vmsa_decomp_done(s->dec)) {
-		size_t got;
-		r = vmsa_decomp_read(s->dec, s->buf, BUF_CAP, &got);
+	while (!r && (s->dec ? !vmsa_decomp_done(s->dec) : !s->eof)) {
+		size_t got = 0;
+		if (s->dec) {
+			r = vmsa_decomp_read(s->dec, s->buf, BUF_CAP, &got);
+		} else {
+			ssize_t n = read(s->fd, s->buf, BUF_CAP);
+			if (n < 0)
+				r = errno == EINTR || errno == EAGAIN ? VMSA_E_AGAIN : VMSA_E_IO;
+			else if (n == 0)
+				s->eof = true;
+			else
+				got = (size_t)n;
+		}
 		if (r == VMSA_E_AGAIN)
 			r = 0;
 		else if (!r)
 			r = write_all(s->memfd, s->buf, got);
 	}
-	s->traits->compressed_bytes = vmsa_decomp_in_bytes(s->dec);
+	if (s->dec)
+		s->traits->compressed_bytes = vmsa_decomp_in_bytes(s->dec);
 	if (r)
 		return r;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", s->memfd);
 	memset(&s->counts, 0, sizeof(s->counts)); /* records are counted, not bytes */
-	r = vmsa_tracedat_open(&s->td, path, NULL, &s->counts, s->traits);
+	r = vmsa_tracedat_open(&s->td, path, s->reader, &s->counts, s->traits);
 	s->format = "trace.dat";
 	return r ? r : SWITCHED;
 }
@@ -407,10 +434,11 @@ static int check_magic(struct vmsa_source *s)
 {
 	switch (vmsa_input_detect(s->buf + s->start, s->end - s->start)) {
 	case VMSA_INPUT_TRACEDAT:
-		if (s->dec && s->may_spill)
+		if (s->may_spill)
 			return spill_tracedat(s);
 		s->format = "trace.dat";
-		return VMSA_E_STDIN_BINARY; /* a file would have been opened as one */
+		/* (a source of a descriptor, or one merged with others) */
+		return VMSA_E_STDIN_BINARY;
 	case VMSA_INPUT_PERFDATA:
 		s->format = "perf.data";
 		return VMSA_E_UNSUPPORTED;

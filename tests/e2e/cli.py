@@ -32,6 +32,17 @@ def fx(name):
     return os.path.join(SRC, "fixtures", "handmade", name)
 
 
+def strip_input(out):
+    """A JSON summary without its input block (the source's name and the
+    like), or None."""
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return None
+    doc.pop("input", None)
+    return doc
+
+
 def summary_value(text, label):
     for line in text.splitlines():
         if line.startswith(label + ":"):
@@ -72,8 +83,19 @@ def test_usage_and_statuses():
     check("a corrupt trace.dat exits 6 naming the file",
           r.returncode == 6 and dat.encode() in r.stderr and b"corrupt" in r.stderr, r.stderr)
     r = run(["-"], data=open(dat, "rb").read())
-    check("trace.dat on stdin exits 5 with a message",
-          r.returncode == 5 and b"file name" in r.stderr, r.stderr)
+    check("a corrupt trace.dat on stdin exits 6 naming it",
+          r.returncode == 6 and b"-: " in r.stderr and b"corrupt" in r.stderr, r.stderr)
+    good = os.path.join(SRC, "fixtures", "6.1", "highalloc", "upstream", "trace.dat")
+    want = run(["-f", "json", good])
+    got = run(["-f", "json", "-"], data=open(good, "rb").read())
+    check("a trace.dat on stdin: the summary of its file",
+          want.returncode == 0 and got.returncode == 0 and
+          strip_input(want.stdout) == strip_input(got.stdout) and
+          json.loads(got.stdout)["input"]["sources"][0]["format"] == "trace.dat",
+          got.stderr)
+    r = run([fx("names.txt"), "-"], data=open(good, "rb").read())
+    check("a trace.dat on stdin among text files exits 5 with a message",
+          r.returncode == 5 and b"-: " in r.stderr and b"file name" in r.stderr, r.stderr)
     perf = os.path.join(WORK, "perf.data")
     with open(perf, "wb") as f:
         f.write(b"PERFILE2" + b"\0" * 100)

@@ -101,6 +101,18 @@ def test_compressed(tool, src, work):
                   s["format"] == "trace.dat" and
                   s["lines_read"] == want_in["sources"][0]["lines_read"],
                   err or differs(want, got) or s)
+        # and through a pipe into standard input, plain and compressed
+        for kind, path in [("none", dat)] + sorted(forms.items())[:1]:
+            cat = subprocess.Popen(["cat", path], stdout=subprocess.PIPE)
+            got, got_in, err = summary(tool, ["-"], stdin=cat.stdout)
+            cat.stdout.close()
+            cat.wait()
+            s = got_in["sources"][0] if got_in else {}
+            check("%s trace.dat %s through a pipe: the plain file's summary" % (name, kind),
+                  got is not None and not differs(want, got) and s["compression"] == kind and
+                  s["format"] == "trace.dat" and s["name"] == "-" and
+                  s["lines_read"] == want_in["sources"][0]["lines_read"],
+                  err or differs(want, got) or s)
         for p in forms.values():
             os.unlink(p)
 
