@@ -82,10 +82,11 @@ static bool headless(const char *line, size_t len)
 }
 
 /* The tally of input name (made, when make); NULL: none (or no memory:
- * the counts are for a hint only) */
+ * the counts are for a hint only).  The newest first: a reject is of the
+ * input being read, almost always the last one tallied. */
 static struct cli_tally *tally_of(struct cli *c, const char *name, bool make)
 {
-	for (size_t i = 0; i < c->ntally; i++)
+	for (size_t i = c->ntally; i-- > 0;)
 		if (strcmp(c->tally[i].name, name) == 0)
 			return &c->tally[i];
 	if (!make)

@@ -256,6 +256,22 @@ def test_context_info_off():
     check("headless lines among good lines: no hint, no end line",
           r.returncode == 0 and hint not in r.stderr and b"could be read" not in r.stderr and
           r.stderr.count(b"rejected (bad_header") == 2, r.stderr)
+    # the tally is each input's own: the headless file gets the hint, the
+    # one with events among such lines does not, in either order
+    # (merged as one trace, each file still a source of its own)
+    hl = [os.path.join(WORK, "headless%d.txt" % i) for i in (1, 2)]
+    mixed = os.path.join(WORK, "mixed.txt")
+    for p in hl:
+        with open(p, "wb") as f:
+            f.write(headless)
+    with open(mixed, "wb") as f:
+        f.write(good + headless)
+    for order in ([hl[0], mixed, hl[1]], [mixed, hl[0]]):
+        r = run(order)
+        err = r.stderr.decode()
+        told = sorted(l.split(": ")[1] for l in err.splitlines() if "options/context-info" in l)
+        check("the context-info hint per input: %s" % ", ".join(map(os.path.basename, order)),
+              r.returncode == 0 and told == sorted(p for p in order if p != mixed), err)
     # a wrapped mail: pieces of broken events begin with the event's name
     r = run([fx("wrapped-mail.txt")])
     check("a wrapped trace: no context-info hint",
