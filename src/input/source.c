@@ -1270,6 +1270,8 @@ int32_t vmsa_source_peek_pid(const struct vmsa_source *s)
 	return -1;
 }
 
+static int next_event(struct vmsa_source *s, struct vmsa_event *ev);
+
 int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 			 const struct vmsa_event **ev)
 {
@@ -1280,17 +1282,23 @@ int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 		return 0;
 	}
 	*ev = own;
-	return vmsa_source_next(s, own);
+	return next_event(s, own);
 }
 
 int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 {
-	if (s->td)
-		return next_binary(s, ev);
 	if (s->ahead_next < s->ahead_n) {
 		*ev = s->ahead[s->ahead_next++];
 		return 0;
 	}
+	return next_event(s, ev);
+}
+
+/* vmsa_source_next() but for the events decoded ahead (none are) */
+static int next_event(struct vmsa_source *s, struct vmsa_event *ev)
+{
+	if (s->td)
+		return next_binary(s, ev);
 	if (s->mode == MODE_UNDECIDED)
 		s->mode = s->unwrap ? MODE_UNWRAP : pool_start(s) ? MODE_PARALLEL : MODE_SERIAL;
 	if (s->final) {
