@@ -152,7 +152,6 @@ struct vmsa_source {
 	bool sniffed;		    /* its compression is known */
 	bool may_spill;		    /* a trace.dat not opened as a file may go to a memory file */
 	int memfd;		    /* that file, or -1 */
-	const char *reader;	    /* the trace.dat reader (vmsa_open_options) */
 	struct vmsa_source_counts counts;
 	vmsa_reject_cb reject_cb;
 	void *reject_payload;
@@ -215,10 +214,8 @@ int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
 	*out = NULL;
 	if (strcmp(path, "-") == 0) {
 		int r = vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
-		if (!r) {
+		if (!r)
 			(*out)->may_spill = true;
-			(*out)->reader = o ? o->tracedat_reader : NULL;
-		}
 		return r;
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -237,7 +234,6 @@ int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
 	(*out)->own_fd = true;
 	/* (a compressed trace.dat file, or one through a pipe: to memory) */
 	(*out)->may_spill = true;
-	(*out)->reader = o ? o->tracedat_reader : NULL;
 	/* trace.dat is recognised by content, not by name (detect.c) */
 	char head[16];
 	ssize_t n = S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : -1;
@@ -421,7 +417,9 @@ static int spill_tracedat(struct vmsa_source *s)
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", s->memfd);
 	memset(&s->counts, 0, sizeof(s->counts)); /* records are counted, not bytes */
-	r = vmsa_tracedat_open(&s->td, path, s->reader, &s->counts, s->traits);
+	/* (by a forked reader: a reader program could not open this process's
+	 * /proc/self path, and vmsa_tracedat_open() would fork one anyway) */
+	r = vmsa_tracedat_open(&s->td, path, NULL, &s->counts, s->traits);
 	s->format = "trace.dat";
 	return r ? r : SWITCHED;
 }
