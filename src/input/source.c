@@ -644,6 +644,12 @@ next_serial_(struct vmsa_source *s, struct vmsa_event *ev, bool unwrap, bool buf
 	}
 }
 
+/* events decoded ahead are still to be handed out */
+static inline bool ahead_pending(const struct vmsa_source *s)
+{
+	return s->ahead_next < s->ahead_n;
+}
+
 /*
  * The next event into ev, then, with a lookahead, the events of the lines
  * already in the buffer into s->ahead, up to lookahead in all.  Their
@@ -683,7 +689,7 @@ void vmsa_source_set_lookahead(struct vmsa_source *s, unsigned n)
 
 bool vmsa_source_pending(const struct vmsa_source *s)
 {
-	return s->ahead_next < s->ahead_n;
+	return ahead_pending(s);
 }
 
 /* ---- parallel: batches of whole lines -------------------------------- */
@@ -1242,7 +1248,7 @@ int32_t vmsa_source_peek_pid(const struct vmsa_source *s)
 {
 	if (s->mode != MODE_SERIAL)
 		return -1;
-	if (s->ahead_next < s->ahead_n) /* (the next event is decoded already) */
+	if (ahead_pending(s)) /* (the next event is decoded already) */
 		return s->ahead[s->ahead_next].pid;
 	/* the digits before the first "[" + digit that follows spaces (a task
 	 * name may hold '['): the header's rules (text_header.c) in brief, on
@@ -1275,7 +1281,7 @@ int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 {
 	if (s->mode == MODE_PARALLEL && !s->final)
 		return ended(s, next_parallel_ref(s, ev));
-	if (s->ahead_next < s->ahead_n) {
+	if (ahead_pending(s)) {
 		*ev = &s->ahead[s->ahead_next++];
 		return 0;
 	}
@@ -1285,7 +1291,7 @@ int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 
 int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
 {
-	if (s->ahead_next < s->ahead_n) {
+	if (ahead_pending(s)) {
 		*ev = s->ahead[s->ahead_next++];
 		return 0;
 	}
