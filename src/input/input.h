@@ -39,14 +39,22 @@ void vmsa_text_parser_remember_values(struct vmsa_text_parser *p, bool on);
 struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);
 /*
  * The broken-event detector (traits.wrapped_events) over batches of lines
- * decoded apart: restart before a batch; after its `lines` lines, whether its
- * first line went on a broken event (not counted: the batch cannot tell what
- * came before it) and whether a line after the batch would follow an event
- * or a head.  The first line counts when the batch before it ended after one.
+ * decoded apart: restart before a batch; after its `lines` lines, its edges:
+ * whether its first line went on a broken event (not counted: the batch
+ * cannot tell what came before it), read as after a line of no trailing '='
+ * and as after one that ends in a field's '=' (whose value a line may hold
+ * alone); and whether a line after the batch would follow an event or a
+ * head, and a line that ends in a field's '='.  The first line counts when
+ * the batch before it ended after an event or a head, its goes-on the one
+ * of how that batch's last line ended.
  */
+struct vmsa_wrap_edges {
+	bool first_goes_on, first_goes_on_after_eq;
+	bool ends_after_head, ends_in_eq;
+};
 void vmsa_text_wrap_restart(struct vmsa_text_parser *p);
-void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *first_goes_on,
-			bool *ends_after_head);
+void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
+			struct vmsa_wrap_edges *edges);
 /* The buffer instance of the lost-events marker that was the last line
  * decoded (its record is the next line, printed by trace-cmd report without
  * the name), or NULL; *len its length.  Valid while the decoder is. */

@@ -89,7 +89,7 @@ struct batch {
 	uint64_t lines;
 	struct vmsa_source_counts counts;
 	struct vmsa_traits traits;
-	bool first_goes_on, ends_after_head; /* vmsa_text_wrap_end() */
+	struct vmsa_wrap_edges wrap; /* vmsa_text_wrap_end() */
 	/* the record after a buffer instance's lost-events marker comes on the
 	 * next line without the instance's name (trace-cmd report): the
 	 * batch's first event is of its first line and names no instance; the
@@ -119,6 +119,7 @@ struct pool {
 	uint64_t next_seq, next_at; /* the next range to hand out */
 	uint64_t want_seq;	/* the consumer's */
 	bool after_head;	/* the consumer's: the last batch ended after an event or head */
+	bool after_eq;		/* the consumer's: ... and in a field's '=' */
 	/* the consumer's: the instance of the marker the last batch ended with
 	 * (len 0: none), and the name the event after it points to */
 	uint8_t marker_inst_len;
@@ -701,7 +702,7 @@ static void batch_reset(struct batch *b)
 	b->long_at = NO_LONG;
 	memset(&b->counts, 0, sizeof(b->counts));
 	memset(&b->traits, 0, sizeof(b->traits));
-	b->first_goes_on = b->ends_after_head = false;
+	memset(&b->wrap, 0, sizeof(b->wrap));
 	b->first_line_top = false;
 	b->marker_inst_len = 0;
 	b->last = false;
@@ -921,7 +922,7 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b, bool past_
 #ifdef __SSE2__
 	_mm_sfence(); /* (put_event()'s stores, before the batch is handed over) */
 #endif
-	vmsa_text_wrap_end(p, b->counts.lines_read, &b->first_goes_on, &b->ends_after_head);
+	vmsa_text_wrap_end(p, b->counts.lines_read, &b->wrap);
 	if (b->long_at != NO_LONG) {
 		/* the line too long, after the others: rejected with its first
 		 * bytes; the decoder never saw it (as the serial reader's) */
@@ -1166,9 +1167,11 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 			/* (lines the decoder saw: not a too-long line) */
 			if (b->lines - (b->long_at != NO_LONG)) {
 				/* a broken event whose first line ended the batch before */
-				if (b->first_goes_on && pl->after_head)
+				if (pl->after_head && (pl->after_eq ? b->wrap.first_goes_on_after_eq
+								    : b->wrap.first_goes_on))
 					s->traits->wrapped_events++;
-				pl->after_head = b->ends_after_head;
+				pl->after_head = b->wrap.ends_after_head;
+				pl->after_eq = b->wrap.ends_in_eq;
 				pl->marker_inst_len = b->marker_inst_len;
 				memcpy(pl->marker_inst, b->marker_inst, b->marker_inst_len);
 			}

@@ -441,8 +441,10 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 	bool cont = goes_on(p, line, e, p->wrap_last == n - 1 && p->wrap_last_eq);
 	if (cont && after_head)
 		p->traits.wrapped_events++;
-	if (cont && n == 1)
-		p->wrap_first_goes_on = true;
+	if (n == 1) { /* (what the batch before ended with is not known here) */
+		p->wrap_first_goes_on = cont;
+		p->wrap_first_goes_on_eq = goes_on(p, line, e, true);
+	}
 	p->wrap_last = n;
 	p->wrap_last_head = !cont && len <= WRAP_MAX &&
 			    vmsa_text_line_start(line, skip_sp(line, e), e);
@@ -460,15 +462,17 @@ void vmsa_text_wrap_restart(struct vmsa_text_parser *p)
 	p->wrap_last = 0;
 	p->wrap_last_head = false;
 	p->wrap_last_eq = false;
-	p->wrap_first_goes_on = false;
+	p->wrap_first_goes_on = p->wrap_first_goes_on_eq = false;
 	p->pending_inst = NULL;
 }
 
-void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines, bool *first_goes_on,
-			bool *ends_after_head)
+void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
+			struct vmsa_wrap_edges *edges)
 {
-	*first_goes_on = p->wrap_first_goes_on;
-	*ends_after_head = p->wrap_last != lines || p->wrap_last_head;
+	edges->first_goes_on = p->wrap_first_goes_on;
+	edges->first_goes_on_after_eq = p->wrap_first_goes_on_eq;
+	edges->ends_after_head = p->wrap_last != lines || p->wrap_last_head;
+	edges->ends_in_eq = p->wrap_last == lines && p->wrap_last_eq;
 }
 
 /*

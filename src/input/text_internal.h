@@ -253,7 +253,7 @@ struct vmsa_text_parser {
 	uint64_t wrap_last;
 	const char *other_line; /* the last line that was not an event */
 	size_t other_len;
-	bool wrap_last_head, wrap_last_eq, wrap_first_goes_on;
+	bool wrap_last_head, wrap_last_eq, wrap_first_goes_on, wrap_first_goes_on_eq;
 	bool general_only;	  /* shortcuts off (tests compare both readers) */
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
