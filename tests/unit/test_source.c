@@ -224,6 +224,10 @@ START_TEST(test_hostile_serial_vs_threads)
 	static const char bad[] = "  a-1 [000] 1.000002: mm_vmscan_kswapd_wake: nid=0 order=99\n";
 	static const char lost[] = "CPU:1 [LOST 7 EVENTS]\n";
 	static const char nul[] = "  a\0b-2 [000] 2.0: mm_vmscan_kswapd_sleep: nid=0\r\n";
+	/* task names of 24 bytes (the most a worker's event slot holds) and 25 */
+	static const char names[] =
+		"  name-of-exactly-24-bytes-3 [001] 2.5: mm_vmscan_kswapd_sleep: nid=0\n"
+		"  name-of-exactly-25-bytes_-4 [001] 2.5: mm_vmscan_kswapd_sleep: nid=0\n";
 	static const size_t longs[] = {(1 << 20) - 2, (1 << 20) - 1, 1 << 20, (1 << 20) + 1,
 				       3 << 20};
 	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
@@ -234,6 +238,7 @@ START_TEST(test_hostile_serial_vs_threads)
 		fputc('\n', f);
 		fputs(lost, f);
 		fwrite(nul, 1, sizeof(nul) - 1, f);
+		fputs(names, f);
 	}
 	fputs("  a-1 [000] 3.0: mm_vmscan_kswapd_sleep: nid=0", f); /* no newline */
 	fclose(f);
