@@ -645,6 +645,13 @@ bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known
 		return false;
 	p++;
 	bool neg;
+	/* the kernel's trace file, when a writer overran the reader and the
+	 * ring buffer could not say by how many (print_trace_line()) */
+	if (starts(p, e, "LOST EVENTS]")) {
+		*n = 0;
+		*known = false;
+		return true;
+	}
 	if (starts(p, e, "LOST ")) {
 		p += 5;
 		const char *d = p;

@@ -277,6 +277,8 @@ static const struct line_case cases[] = {
 	/* ---- markers and other lines ---- */
 	{"trace_pipe lost marker", "CPU:1 [LOST 12 EVENTS]", VMSA_LINE_LOST, 0, VMSA_EV_LOST,
 	 .lost = 12},
+	{"trace file lost marker, count unknown", "CPU:3 [LOST EVENTS]", VMSA_LINE_LOST, 0,
+	 VMSA_EV_LOST, .lost = 0},
 	{"trace-cmd dropped marker", "CPU:0 [3456 EVENTS DROPPED]", VMSA_LINE_LOST, 0,
 	 VMSA_EV_LOST, .lost = 3456},
 	{"trace-cmd dropped, count unknown", "CPU:0 [EVENTS DROPPED]", VMSA_LINE_LOST, 0,
