@@ -1502,9 +1502,11 @@ static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
  */
 static inline int note_priority(struct task_state *t, const struct vmsa_event *ev)
 {
-	if (!t->nwin)
+	/* (an event that does not say its priority, as mm_shrink_slab_start
+	 * before 5.x, says nothing of the pass) */
+	if (!t->nwin || ev->priority < 0)
 		return 0;
-	int8_t p = ev->priority < 0 ? 0 : ev->priority > 127 ? 127 : (int8_t)ev->priority;
+	int8_t p = ev->priority > 127 ? 127 : (int8_t)ev->priority;
 	int8_t *last = &t->win[t->nwin - 1].priority;
 	if (p > *last && *last >= 0) {
 		struct vmsa_counters *c = vmsa_row_ctx_mut(t->row, t->win[t->nwin - 1].ctx);

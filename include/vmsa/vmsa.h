@@ -219,7 +219,7 @@ struct vmsa_event {
 	enum vmsa_flush_reason flush_reason; /* FLUSHER_WAKE; nr_dirty, nr_pages */
 	uint64_t nr_requested;	/* LRU_ISOLATE: 0 if not said */
 	uint64_t nr_skipped;	/* LRU_ISOLATE: 0 if not said */
-	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE, SLAB_START: 0 if not said */
+	int32_t priority;	/* SHRINK_INACTIVE/ACTIVE, SLAB_START: -1 if not said */
 	int64_t wb_nr_pages;	/* WB_START/WRITTEN: the work's pages still to write */
 	enum vmsa_wb_reason wb_reason; /* WB_START/WRITTEN */
 	/* the buffer instance it was recorded in (trace-cmd record -B NAME),

@@ -349,7 +349,7 @@ static enum vmsa_bin_result decode(struct vmsa_bin_decoder *dec, const struct ev
 				   enum vmsa_reject_reason *reason)
 {
 	memset(ev, 0, sizeof(*ev));
-	ev->order = ev->nid = -1;
+	ev->order = ev->nid = ev->priority = -1;
 	ev->file = ev->sync = -1;
 	if (!d) {
 		dec->counts->lines_rejected++;
@@ -513,7 +513,7 @@ void vmsa_bin_lost_at(struct vmsa_bin_decoder *dec, uint64_t ts, int cpu, int64_
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->type = VMSA_EV_LOST;
-	ev->order = ev->nid = -1;
+	ev->order = ev->nid = ev->priority = -1;
 	ev->file = ev->sync = -1;
 	ev->ts_ns = ts;
 	ev->cpu = cpu;

@@ -186,7 +186,8 @@ const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t 
 }
 
 /* a copy, not memset: gcc makes that "rep stos", slow to start */
-static const struct vmsa_event blank = {.order = -1, .nid = -1, .file = -1, .sync = -1};
+static const struct vmsa_event blank = {
+	.order = -1, .nid = -1, .file = -1, .sync = -1, .priority = -1};
 
 /*
  * trace-cmd report -i a.dat -i b.dat names each file before its top

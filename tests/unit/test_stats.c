@@ -241,6 +241,43 @@ START_TEST(test_throttle_and_write_pages)
 }
 END_TEST
 
+/* A shrink at priority P: its line as SHRINK() makes it, of that priority */
+#define SHRINK_AT(task, ts, prio)                                                            \
+	"  " task " [000] " ts ": mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 "         \
+	"nr_reclaimed=1 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 "             \
+	"nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=" prio \
+	" flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n"
+/* mm_shrink_slab_start of 4.4-4.x: no priority at its end */
+#define SLAB_NO_PRIO(task, ts)                                                                 \
+	LINE(task, ts, "mm_shrink_slab_start: super_cache_scan+0x0/0x1a0 ffff88003c45e4c0: nid: 0 " \
+		       "objects to shrink 0 gfp_flags GFP_HIGHUSER_MOVABLE pgs_scanned 32 lru_pgs " \
+		       "100 cache items 10 delta 0 total_scan 0")
+
+START_TEST(test_retries_by_priority)
+{
+	/* dd's window: 12, 11, slab starts that say no priority, 10: no retry;
+	 * then 12 again: one.  cc's: 1, 0 (a said priority 0), 12: one. */
+	struct run r = analyze(
+		LINE("dd-10", "1.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		SHRINK_AT("dd-10", "1.1", "12")
+		SLAB_NO_PRIO("dd-10", "1.2")
+		SHRINK_AT("dd-10", "1.3", "11")
+		SLAB_NO_PRIO("dd-10", "1.4")
+		SHRINK_AT("dd-10", "1.5", "10")
+		SHRINK_AT("dd-10", "1.6", "12")
+		LINE("dd-10", "1.7", "mm_vmscan_direct_reclaim_end: nr_reclaimed=4")
+		LINE("cc-11", "2.0", "mm_vmscan_direct_reclaim_begin: order=0")
+		SHRINK_AT("cc-11", "2.1", "1")
+		SHRINK_AT("cc-11", "2.2", "0")
+		SHRINK_AT("cc-11", "2.3", "12")
+		LINE("cc-11", "2.4", "mm_vmscan_direct_reclaim_end: nr_reclaimed=3"),
+		NULL, NULL);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].reclaims, 2);
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].retries, 2);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 START_TEST(test_flusher_wakeups)
 {
 	/* the kernel/ series' event: 2 forward requests (met 32+8, asked 48+12), 1 all-dirty */
@@ -1125,6 +1162,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_ignore_pid_merges_by_name);
 	tcase_add_test(tc, test_backwards_time_and_missing_scans);
 	tcase_add_test(tc, test_throttle_and_write_pages);
+	tcase_add_test(tc, test_retries_by_priority);
 	tcase_add_test(tc, test_flusher_wakeups);
 	tcase_add_test(tc, test_counts_partition_lines);
 	tcase_add_test(tc, test_stats_reject_invalid_events);
