@@ -99,6 +99,9 @@ struct cli {
 	} *tally;
 	size_t ntally;
 	double wall_start;	/* when the analysis began (CLOCK_REALTIME, s) */
+	/* a SIGINT's report went to standard output: the final report is
+	 * headed (wrapped, in JSON) as it was */
+	bool interim_printed;
 	sig_atomic_t ints_seen;
 	double last_int;	/* when the last SIGINT was seen, or < 0 */
 };

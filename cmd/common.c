@@ -143,10 +143,12 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 {
 	if (status < 0)
 		status = EXIT_OK; /* asked to stop: the final report follows */
-	struct cli_span total = {.wall_start = c->wall_start, .wall_end = cli_wall_now()};
+	struct cli_span total = {
+		.final = true, .wall_start = c->wall_start, .wall_end = cli_wall_now()};
 	if (status == EXIT_OK)
 		status = cli_status(cli_report(c, st, stdout, true,
-					       intervals_printed(c) ? &total : NULL),
+					       intervals_printed(c) || c->interim_printed ? &total
+											 : NULL),
 				    CLI_OUTPUT);
 	if (status == EXIT_OK && c->strict && c->messages > 0) {
 		fprintf(stderr, "vmscan-analyze: %ld line(s) rejected (--strict)\n", c->messages);
@@ -287,14 +289,17 @@ static ssize_t nln_write(void *c, const char *buf, size_t n)
 	return (ssize_t)n;
 }
 
-/* The JSON summary on one line, inside the {"interval": ..., "summary": ...} line. */
+/* The JSON summary on one line (never --pretty), inside the {"interval": ...,
+ * "summary": ...} line. */
 static int json_line(FILE *out, const struct vmsa_summary *sum, const struct vmsa_report_options *ro)
 {
 	struct no_last_newline w = {out, 0};
 	FILE *m = fopencookie(&w, "w", (cookie_io_functions_t){.write = nln_write});
 	if (!m)
 		return VMSA_E_NOMEM;
-	int err = vmsa_report_json(m, sum, ro);
+	struct vmsa_report_options line = *ro;
+	line.pretty = false;
+	int err = vmsa_report_json(m, sum, &line);
 	if (fclose(m) && !err)
 		err = VMSA_E_IO;
 	if (!err && (ferror(out) || fputs("}\n", out) < 0))
@@ -307,8 +312,10 @@ static int print_report(const struct cli *c, const struct vmsa_summary *sum,
 			const struct vmsa_report_options *ro, const struct cli_span *span, FILE *out)
 {
 	bool json = strcmp(c->format, "json") == 0;
-	/* a JSON report is wrapped with its span when interval reports are printed */
-	if (span && (!json || intervals_printed(c))) {
+	/* a JSON report is wrapped with its span when interval reports are
+	 * printed, and a total when a SIGINT asked for one before the end (and
+	 * the final one after it): one document a line, as --interval's */
+	if (span && (!json || intervals_printed(c) || !span->index)) {
 		int err = span_head(sum, span, json, out);
 		if (err)
 			return err;

@@ -154,6 +154,7 @@ static int interim_report(const struct vmsa_stats *st, void *payload)
 {
 	struct cli *c = payload;
 	struct cli_span total = {.wall_start = c->wall_start, .wall_end = cli_wall_now()};
+	c->interim_printed = true;
 	return cli_report(c, st, stdout, false, &total);
 }
 

@@ -402,7 +402,44 @@ def test_sigint_streaming():
     check("two SIGINTs within 2 s exit 0 with a final report",
           p.returncode == 0 and reports == 2 and
           summary_value(last, "Direct reclaims") == "5", (p.returncode, reports))
+    heads = re.findall(rb"^=== vmscan-analyze total: ", everything, re.M)
+    check("... headed as the SIGINT's report was (a script splits at '=== vmscan-analyze')",
+          len(heads) == 2, everything[:200])
     p.stdin.close()
+
+
+def test_sigint_json():
+    """-f json: a SIGINT's report and the final one, each a JSON line
+    wrapped as --interval's totals; without a SIGINT, one bare document."""
+    p = subprocess.Popen([TOOL, "-f", "json", "--pretty"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdin.write(reclaim_lines(1, 1, 3))
+    p.stdin.flush()
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    first = read_until(p, b"\n")
+    p.stdin.write(reclaim_lines(2, 2, 2))
+    p.stdin.close()
+    try:
+        p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+    out = first + read_until(p, b"\0", timeout=1)
+    try:
+        lines = [json.loads(line) for line in out.splitlines()]
+    except ValueError:
+        lines = []
+    check("-f json, a SIGINT: its report and the final one, one JSON line each",
+          p.returncode == 0 and len(lines) == 2 and
+          all(x["interval"]["kind"] == "total" for x in lines) and
+          [x["interval"]["final"] for x in lines] == [False, True] and
+          [x["summary"]["totals"]["direct"]["reclaims"] for x in lines] == [3, 5],
+          out[:300])
+    r = subprocess.run([TOOL, "-f", "json"], input=reclaim_lines(1, 1, 3),
+                       capture_output=True)
+    doc = json.loads(r.stdout) if r.returncode == 0 else {}
+    check("... without one: the bare summary", doc.get("schema") == "vmscan-analyze/summary",
+          r.stdout[:200])
 
 
 SEP = re.compile(rb"^=== vmscan-analyze (interval (\d+)|total): trace (\S+)\.\.(\S+) s, "
@@ -946,7 +983,7 @@ def main():
     for t in (test_usage_and_statuses, test_rejects_and_strict, test_stdin_and_outputs,
               test_histogram, test_progress_only_on_a_terminal,
               test_hostile_input, test_context_info_off, test_subcommands_tell_inputs_end,
-              test_sigint_streaming, test_interval,
+              test_sigint_streaming, test_sigint_json, test_interval,
               test_interval_tracedat,
               test_tracedat_reader, test_max_tasks_row, test_sigterm,
               test_live_without_root, test_unwrap, test_corrupt_summary_where,
