@@ -221,6 +221,35 @@ static bool lost_marker(const char *s, const char *e, struct vmsa_event *ev)
 }
 
 /*
+ * The trace file's header line "# entries-in-buffer/entries-written: E/W
+ * #P:N" (print_event_info()): W is E plus the ring buffer's overrun, the
+ * events overwritten before the file was read, which no marker tells.  *ev
+ * is a lost-events marker of W - E when that is not 0.
+ */
+static bool entries_header(const char *s, const char *e, struct vmsa_event *ev)
+{
+	static const char tag[] = "# entries-in-buffer/entries-written:";
+	if (!starts(s, e, tag))
+		return false;
+	const char *p = skip_sp(s + sizeof(tag) - 1, e), *d = p;
+	while (p < e && is_digit(*p))
+		p++;
+	uint64_t kept, written;
+	bool neg;
+	if (p == d || p == e || *p != '/' || parse_num(d, p, &kept, &neg) != NUM_OK)
+		return false;
+	d = ++p;
+	while (p < e && is_digit(*p))
+		p++;
+	if (p == d || parse_num(d, p, &written, &neg) != NUM_OK || written <= kept)
+		return false;
+	memcpy(ev, &blank, sizeof(*ev));
+	ev->type = VMSA_EV_LOST;
+	ev->lost = written - kept;
+	return true;
+}
+
+/*
  * The header of a line the task memo does not know, the long way: -1 when
  * *h is read (and remembered in the memo's set tm, unless NULL), else what
  * the line is (not_event() done).  (Out of vmsa_text_parse_line(): the
@@ -237,6 +266,10 @@ static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, con
 		text = s = skip_sp(s + 3, e);		/* start as some editors save it */
 	if (s < e && *s == '>')
 		text = s = vmsa_text_unquote(s, e);
+	if (s < e && *s == '#' && entries_header(s, e, ev)) {
+		p->traits.top_buffer_events++;
+		return not_event(p, line, len, VMSA_LINE_LOST);
+	}
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
