@@ -37,8 +37,12 @@ int cmd_merge(struct cli *c, int n, char **paths)
 		fprintf(stderr, "vmscan-analyze: merge wants at least one INPUT\n");
 		return EXIT_USAGE;
 	}
-	struct vmsa_doc *all;
-	int status = load_all(c, n, paths, &all);
+	/* the --openmetrics-file: not an input, nor a recorded trace (without
+	 * --force), checked before any input is read, as for the analysis */
+	struct vmsa_doc *all = NULL;
+	int status = cli_out_check(c, (const char *const *)paths, n);
+	if (status == EXIT_OK)
+		status = load_all(c, n, paths, &all);
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
 	if (status == EXIT_OK && (metrics || c->metrics_path) &&

@@ -71,6 +71,17 @@ def test_outputs_never_destroy_inputs(names):
               r.returncode == 2 and b"recorded trace" in r.stderr and b"--force" in r.stderr,
               (r.returncode, r.stderr))
         check("%s victim.dat: victim.dat byte-identical" % opt, digest(victim) == before)
+    # merge writes the metrics file too: checked as the analysis checks it
+    for args, why in ((["merge", "--openmetrics-file", "victim.dat", "victim.dat"],
+                       "naming its input"),
+                      (["merge", "--openmetrics-file", "victim.dat", names],
+                       "onto a recorded trace")):
+        r = run(args, cwd=d)
+        check("merge --openmetrics-file %s is refused, exit 2" % why,
+              r.returncode == 2 and (b"also an input" in r.stderr or
+                                     b"recorded trace" in r.stderr), (r.returncode, r.stderr))
+        check("merge --openmetrics-file %s: victim.dat byte-identical" % why,
+              digest(victim) == before and listing(d) == ["victim.dat"], listing(d))
     # there is no -o: an unknown option, refused before anything is read or written
     r = run(["-o", "victim.dat"], data=stdin_trace, cwd=d)
     check("-o victim.dat: an unknown option, exit 2, victim.dat byte-identical",
@@ -117,6 +128,11 @@ def test_outputs_never_destroy_inputs(names):
           json.load(open(perf))["totals"]["direct"]["reclaims"] == 3, r.stderr)
     check("no temporary file left after a successful run",
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
+    r = run(["merge", "--force", "--openmetrics-file", perf, names], stdout=subprocess.DEVNULL)
+    check("merge --force lets --openmetrics-file replace an existing trace",
+          r.returncode == 0 and open(perf, "rb").read().startswith(b"# HELP"), r.stderr)
 
 
 def test_stdout_is_an_input(names, summary):
