@@ -44,6 +44,7 @@ enum cli_missing { MISSING_FAIL, MISSING_PASS };
 struct cli_out {
 	const char *path;	/* NULL: not asked for */
 	const char *option;	/* "--json", for messages */
+	char *dest;		/* where tmp is renamed: path, or the file its symlinks lead to */
 	char *tmp;
 	FILE *f;
 };
@@ -222,9 +223,11 @@ bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt);
 
 /*
  * The metrics of doc to out (when not NULL, in the --format, a metrics one)
- * and to the --openmetrics-file (replaced whole).  0 or the error (shown).
+ * and to the --openmetrics-file (replaced whole; a device or FIFO written as
+ * it is).  0 or the error; one of the file or --listen is shown and sets
+ * *told (told may be NULL), one of out is left to the caller.
  */
-int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out);
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool *told);
 
 /*
  * --listen (listen.c): serve the metrics over HTTP from a thread of its own.

@@ -46,7 +46,7 @@ int cmd_merge(struct cli *c, int n, char **paths)
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
 	if (status == EXIT_OK && (metrics || c->metrics_path) &&
-	    cli_write_metrics(c, all, metrics ? stdout : NULL))
+	    cli_write_metrics(c, all, metrics ? stdout : NULL, NULL))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && !metrics)
 		status = cli_status(vmsa_doc_write(stdout, all, c->pretty), CLI_OUTPUT);

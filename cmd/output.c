@@ -5,6 +5,7 @@
  * into it only when the command succeeded, so that a failed run leaves the
  * old file as it was and an output never replaces an input or a trace.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +25,37 @@ static char *dir_of(const char *path)
 	if (slash == path)
 		return strdup("/");
 	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * The file that path names after its symlinks, malloc'd (NULL: out of
+ * memory): its target when it is a link to a file that exists, else the
+ * last name the chain of links gives; path itself when it is no link.  An
+ * output is written where a link leads, as vmsa_write_file_atomic() does
+ * (the link stays).
+ */
+static char *follow_links(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real)
+		return real;
+	char *p = strdup(path);
+	for (int hops = 0; p && hops < 40; hops++) {
+		struct stat s;
+		char t[4096];
+		ssize_t n;
+		if (lstat(p, &s) || !S_ISLNK(s.st_mode) || (n = readlink(p, t, sizeof(t) - 1)) <= 0)
+			break;
+		t[n] = 0;
+		const char *slash = strrchr(p, '/');
+		size_t dir_len = t[0] != '/' && slash ? (size_t)(slash - p) + 1 : 0;
+		char *next = malloc(dir_len + (size_t)n + 1);
+		if (next)
+			snprintf(next, dir_len + (size_t)n + 1, "%.*s%s", (int)dir_len, p, t);
+		free(p);
+		p = next;
+	}
+	return p;
 }
 
 /*
@@ -158,7 +190,10 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 		}
 		if (exists && !S_ISREG(s.st_mode)) /* a device or a FIFO: written as it is */
 			continue;
-		char *dir = dir_of(o->path);
+		/* the temporary file goes beside the file a symlink leads to */
+		char *real = follow_links(o->path);
+		char *dir = real ? dir_of(real) : NULL;
+		free(real);
 		if (!dir) {
 			cli_error(NULL, VMSA_E_NOMEM, 0);
 			return EXIT_RUNTIME;
@@ -187,13 +222,17 @@ int cli_out_open(struct cli_out *o)
 			goto fail;
 		return EXIT_OK;
 	}
-	char *dir = dir_of(o->path);
-	const char *base = strrchr(o->path, '/');
-	base = base ? base + 1 : o->path;
-	size_t len = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+	/* a symlink is followed: the file it leads to is replaced, the link stays */
+	o->dest = follow_links(o->path);
+	char *dir = o->dest ? dir_of(o->dest) : NULL;
+	const char *base = o->dest ? strrchr(o->dest, '/') : NULL;
+	base = base ? base + 1 : o->dest;
+	size_t len = (dir ? strlen(dir) : 0) + (base ? strlen(base) : 0) + 16;
 	o->tmp = dir ? malloc(len) : NULL;
 	if (!o->tmp) {
 		free(dir);
+		free(o->dest);
+		o->dest = NULL;
 		cli_error(NULL, VMSA_E_NOMEM, 0);
 		return EXIT_RUNTIME;
 	}
@@ -202,7 +241,8 @@ int cli_out_open(struct cli_out *o)
 	int fd = mkstemp(o->tmp);
 	if (fd < 0) {
 		free(o->tmp);
-		o->tmp = NULL;
+		free(o->dest);
+		o->tmp = o->dest = NULL;
 		goto fail;
 	}
 	mode_t mode = 0;
@@ -240,7 +280,7 @@ int cli_out_commit(struct cli_out *o)
 		bad = true, e = errno;
 	if (fclose(f) && !bad)
 		bad = true, e = errno;
-	if (!bad && o->tmp && rename(o->tmp, o->path))
+	if (!bad && o->tmp && rename(o->tmp, o->dest))
 		bad = true, e = errno;
 	if (bad) {
 		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
@@ -249,7 +289,8 @@ int cli_out_commit(struct cli_out *o)
 			unlink(o->tmp);
 	}
 	free(o->tmp);
-	o->tmp = NULL;
+	free(o->dest);
+	o->tmp = o->dest = NULL;
 	return bad ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
 }
 
@@ -261,7 +302,8 @@ void cli_out_abort(struct cli_out *o)
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);
-	o->tmp = NULL;
+	free(o->dest);
+	o->tmp = o->dest = NULL;
 }
 
 /* Why the standard output could not be written first (errno), or 0. */

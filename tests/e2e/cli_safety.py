@@ -6,7 +6,8 @@
   byte; a failed run leaves an old output as it was and no temporary file;
   output paths are checked before any input is read; no FILE with a terminal
   on standard input is refused; a write error on any output, standard
-  output included (/dev/full), exits 1 for every subcommand.
+  output included (/dev/full), exits 1 for every subcommand; a device or
+  FIFO output is written as it is and stays, a symlink is followed.
 - check fails closed: exit 9 on an input without a trace (empty, random
   bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
   unknown fields are usage errors; a statistic of nothing holds vacuously, a
@@ -25,8 +26,10 @@ import random
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
+import threading
 import xml.etree.ElementTree as ET
 
 TOOL = SRC = WORK = None
@@ -250,7 +253,26 @@ def test_terminal_stdin():
           r and (r.returncode, r.stderr))
 
 
+def full_device():
+    """A device that fails every write with ENOSPC, as /dev/full does: a
+    node of our own (c 1 7) in WORK, so that no test can replace the
+    system's; /dev/full where nodes cannot be made (not root: then it
+    cannot be replaced either)."""
+    path = os.path.join(WORK, "full")
+    if not os.path.exists(path):
+        try:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        except PermissionError:
+            return "/dev/full"
+    return path
+
+
+def is_char_device(path):
+    return stat.S_ISCHR(os.lstat(path).st_mode)
+
+
 def test_dev_full(names, summary):
+    full = full_device()
     for what, args in (("analyze", [names]),
                        ("analyze -f json", ["-f", "json", names]),
                        ("merge", ["merge", summary, summary]),
@@ -258,14 +280,64 @@ def test_dev_full(names, summary):
                        ("check", ["check", "-t", "totals.direct.reclaims > 0", summary]),
                        ("check -f json", ["check", "-f", "json", "-t",
                                           "totals.direct.reclaims > 0", summary])):
-        with open("/dev/full", "wb") as full:
-            r = run(args, stdout=full)
+        with open(full, "wb") as f:
+            r = run(args, stdout=f)
         check("%s > /dev/full exits 1 with a message" % what,
               r.returncode == 1 and b"No space left on device" in r.stderr,
               (r.returncode, r.stderr))
-    r = run(["-j", "/dev/full", names], stdout=subprocess.DEVNULL)
-    check("-j /dev/full exits 1 with a message",
-          r.returncode == 1 and b"/dev/full" in r.stderr, (r.returncode, r.stderr))
+    for what, args in (("-j", ["-j", full, names]),
+                       ("--svg", ["--svg", full, names]),
+                       ("--openmetrics-file", ["--openmetrics-file", full, names]),
+                       ("merge --openmetrics-file", ["merge", "--openmetrics-file", full,
+                                                     summary])):
+        r = run(args, stdout=subprocess.DEVNULL)
+        check("%s /dev/full exits 1 with a message naming it, and the device stays" % what,
+              r.returncode == 1 and full.encode() in r.stderr and
+              b"No space left on device" in r.stderr and is_char_device(full),
+              (r.returncode, r.stderr))
+
+
+def test_outputs_not_regular(names, summary):
+    """A FIFO is written as it is, never replaced; a symlink is followed: the
+    file it leads to is replaced, the link stays (for every output)."""
+    d = os.path.join(WORK, "notregular")
+    os.makedirs(d)
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    for what, args in (("--openmetrics-file", ["--openmetrics-file", fifo, names]),
+                       ("merge --openmetrics-file", ["merge", "--openmetrics-file", fifo,
+                                                     summary]),
+                       ("-j", ["-j", fifo, names])):
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()),
+                                  daemon=True)
+        reader.start()
+        r = run(args, stdout=subprocess.DEVNULL)
+        reader.join(10)
+        check("%s onto a FIFO: written into it, exit 0, the FIFO stays" % what,
+              r.returncode == 0 and stat.S_ISFIFO(os.lstat(fifo).st_mode) and got and
+              len(got[0]) > 100, (r.returncode, r.stderr, got and got[0][:40]))
+    os.makedirs(os.path.join(d, "real"))
+    for opt, head in (("--openmetrics-file", b"# HELP"), ("-j", b"{"), ("--svg", b"<")):
+        name = opt.strip("-")
+        link = os.path.join(d, name + ".link")
+        target = os.path.join(d, "real", name)
+        with open(target, "w") as f:
+            f.write("old\n")
+        os.symlink(os.path.join("real", name), link)
+        dangling = os.path.join(d, name + ".dangling")
+        os.symlink(os.path.join("real", name + ".new"), dangling)
+        r = run([opt, link, names], stdout=subprocess.DEVNULL)
+        check("%s onto a symlink: the file it leads to is replaced, the link stays" % opt,
+              r.returncode == 0 and os.path.islink(link) and
+              open(target, "rb").read().startswith(head), (r.returncode, r.stderr))
+        r = run([opt, dangling, names], stdout=subprocess.DEVNULL)
+        check("%s onto a symlink to a file not made yet: made there, the link stays" % opt,
+              r.returncode == 0 and os.path.islink(dangling) and
+              open(target + ".new", "rb").read().startswith(head), (r.returncode, r.stderr))
+    check("no temporary file left beside the links or their targets",
+          not [n for n in os.listdir(d) + os.listdir(os.path.join(d, "real"))
+               if n.startswith(".")], (os.listdir(d), os.listdir(os.path.join(d, "real"))))
 
 
 def gate(args, data=b""):
@@ -487,6 +559,7 @@ def main():
     test_outputs_checked_first(names)
     test_terminal_stdin()
     test_dev_full(names, summary)
+    test_outputs_not_regular(names, summary)
     test_check_fails_closed(names)
     test_no_silent_options(names, summary)
     test_readme_ci()
