@@ -73,6 +73,7 @@ struct cli {
 	 * drown the result), but the one at each input's end (-q: none) */
 	bool lines_quiet;
 	bool force;		/* outputs may replace a recorded trace */
+	bool failed;		/* --strict failed: the final report writes no --openmetrics-file */
 	bool allow_empty;	/* check: an input without vmscan events passes */
 	enum cli_missing missing;
 	unsigned long long given; /* bit i: option i of the option table was given */

@@ -144,6 +144,9 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 	if (status < 0)
 		status = EXIT_OK; /* asked to stop: the final report follows */
 	struct cli_span total = {.wall_start = c->wall_start, .wall_end = cli_wall_now()};
+	/* --strict failing: the report is printed, but no output file is
+	 * written, the metrics file no more than the others */
+	c->failed = c->strict && c->messages > 0;
 	if (status == EXIT_OK)
 		status = cli_status(cli_report(c, st, stdout, true,
 					       intervals_printed(c) ? &total : NULL),
@@ -197,7 +200,8 @@ int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out
 		*told = false;
 	if (err)
 		return err;
-	if (c->metrics_path && (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
+	if (c->metrics_path && !c->failed &&
+	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
 		fprintf(stderr, "vmscan-analyze: %s: cannot write --openmetrics-file: %s\n",
 			c->metrics_path,
 			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));

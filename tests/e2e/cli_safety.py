@@ -188,7 +188,8 @@ def test_stdout_is_an_input(names, summary):
 def test_failed_run_keeps_old_output(names):
     d = os.path.join(WORK, "old")
     os.makedirs(d)
-    outs = {"out.json": "--json", "out.svg": "--svg", "lat.csv": "--latencies"}
+    outs = {"out.json": "--json", "out.svg": "--svg", "lat.csv": "--latencies",
+            "m.prom": "--openmetrics-file"}
     for name in outs:
         with open(os.path.join(d, name), "w") as f:
             f.write("old %s\n" % name)
@@ -213,6 +214,7 @@ def test_failed_run_keeps_old_output(names):
     check("a successful run replaces every output", r.returncode == 0 and
           json.load(open(os.path.join(d, "out.json")))["totals"]["direct"]["reclaims"] == 3 and
           open(os.path.join(d, "lat.csv")).read() != "old lat.csv\n" and
+          open(os.path.join(d, "m.prom")).read().startswith("# HELP") and
           open(os.path.join(d, "out.svg")).read().startswith("<"), r.stderr)
     check("and leaves no temporary file", listing(d) == sorted(list(outs) + ["rejects.txt"]),
           listing(d))
