@@ -161,7 +161,11 @@ void cli_out_abort(struct cli_out *o);
 /* fflush(out), remembering why the standard output failed; 0 or VMSA_E_IO. */
 int cli_flush(FILE *out);
 
-/* status, or EXIT_RUNTIME (told) when the standard output could not be written. */
+/* Whether standard output is a pipe (or socket) whose reader is gone (| head). */
+bool cli_stdout_closed(void);
+
+/* status, or EXIT_RUNTIME (told) when the standard output could not be
+ * written; a closed pipe (cli_stdout_closed()) is EXIT_RUNTIME untold. */
 int cli_stdout_status(int status);
 
 /* Frees what cli_parse() allocated and removes unfinished outputs. */

@@ -365,7 +365,7 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	}
 	if (cli_flush(out) && !err)
 		err = VMSA_E_IO;
-	if (err && !told)
+	if (err && !told && !(out == stdout && cli_stdout_closed()))
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
 	if (!err && final && c->svg_out.f)
 		err = report_file(c, &c->svg_out, sum, &ro, true);

@@ -271,10 +271,22 @@ static int compare_report(struct cli *c, const struct vmsa_compare_column *cols,
 		free(docs);
 		free(names);
 	}
-	if (!err && c->svg_out.f)
-		err = vmsa_report_compare_svg(c->svg_out.f, cols, ncols);
-	int status = cli_status(err, CLI_OUTPUT);
-	return status == EXIT_OK ? cli_out_commit(&c->svg_out) : status;
+	/* the table written, or the --svg is not replaced (| head, a full disk) */
+	if (!err && (cli_flush(stdout) || ferror(stdout)))
+		return EXIT_RUNTIME; /* (told by cli_stdout_status()) */
+	if (err) {
+		if (!cli_stdout_closed())
+			fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n",
+				vmsa_strerror(err));
+		return cli_status(err, CLI_OUTPUT);
+	}
+	errno = 0;
+	if (c->svg_out.f && (err = vmsa_report_compare_svg(c->svg_out.f, cols, ncols))) {
+		fprintf(stderr, "vmscan-analyze: %s: cannot write --svg: %s\n", c->svg_out.path,
+			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
+		return cli_status(err, CLI_OUTPUT);
+	}
+	return cli_out_commit(&c->svg_out);
 }
 
 /* --svg FILE: checked against every run's path, then opened; an exit status. */

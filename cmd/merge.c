@@ -72,7 +72,7 @@ static int report_doc(struct cli *c, const struct vmsa_doc *all)
 	if (!err && c->json_out.f)
 		err = vmsa_doc_write(c->json_out.f, all, c->pretty);
 	vmsa_summary_free(sum);
-	if (err)
+	if (err && !cli_stdout_closed()) /* (| head: status 1, quietly) */
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
 	return cli_status(err, CLI_OUTPUT);
 }

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,14 @@ int cli_flush(FILE *out)
 	return VMSA_E_IO;
 }
 
+bool cli_stdout_closed(void)
+{
+	/* (the errno of the write that failed is not always at hand: a pipe
+	 * without a reader is told by poll, as POLLERR on its end) */
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	return stdout_errno == EPIPE || (poll(&p, 1, 0) == 1 && (p.revents & POLLERR));
+}
+
 int cli_stdout_status(int status)
 {
 	errno = 0;
@@ -325,6 +334,8 @@ int cli_stdout_status(int status)
 		return status;
 	int e = stdout_errno ? stdout_errno : errno ? errno : EIO;
 	static bool told;
+	if (cli_stdout_closed())
+		told = true; /* | head: the reader had what it wanted; status 1, quietly */
 	if (!told)
 		fprintf(stderr, "vmscan-analyze: cannot write the standard output: %s\n",
 			strerror(e));

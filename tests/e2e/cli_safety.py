@@ -7,7 +7,8 @@
   output paths are checked before any input is read; no FILE with a terminal
   on standard input is refused; a write error on any output, standard
   output included (/dev/full), exits 1 for every subcommand; a device or
-  FIFO output is written as it is and stays, a symlink is followed.
+  FIFO output is written as it is and stays, a symlink is followed; a
+  closed pipe on standard output (| head) is status 1, quietly.
 - check fails closed: exit 9 on an input without a trace (empty, random
   bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
   unknown fields are usage errors; a statistic of nothing holds vacuously, a
@@ -291,12 +292,41 @@ def test_dev_full(names, summary):
                        ("--svg", ["--svg", full, names]),
                        ("--openmetrics-file", ["--openmetrics-file", full, names]),
                        ("merge --openmetrics-file", ["merge", "--openmetrics-file", full,
-                                                     summary])):
+                                                     summary]),
+                       ("compare --svg", ["compare", "--svg", full, summary, names])):
         r = run(args, stdout=subprocess.DEVNULL)
         check("%s /dev/full exits 1 with a message naming it, and the device stays" % what,
               r.returncode == 1 and full.encode() in r.stderr and
               b"No space left on device" in r.stderr and is_char_device(full),
               (r.returncode, r.stderr))
+
+
+def test_closed_pipe(names, summary):
+    """| head: standard output a pipe whose reader is gone.  A write error,
+    status 1 without a message (the reader had what it wanted), not death by
+    SIGPIPE (141) that leaves the outputs' temporary files behind."""
+    d = os.path.join(WORK, "closedpipe")
+    os.makedirs(d)
+    with open(os.path.join(d, "out.json"), "w") as f:
+        f.write("old\n")
+    for what, args in (("analyze -j --svg", ["-f", "json", "-j", "out.json", "--svg", "out.svg",
+                                             names]),
+                       ("analyze -f openmetrics", ["-f", "openmetrics", names]),
+                       ("a summary's report", [summary]),
+                       ("merge", ["merge", summary, summary]),
+                       ("compare --svg", ["compare", "--svg", "c.svg", summary, names]),
+                       ("check", ["check", "-t", "totals.direct.reclaims > 0", summary]),
+                       ("--help", ["--help"])):
+        rd, wr = os.pipe()
+        os.close(rd)
+        r = subprocess.run([TOOL] + args, stdin=subprocess.DEVNULL, stdout=wr,
+                           stderr=subprocess.PIPE, cwd=d, timeout=60)
+        os.close(wr)
+        check("%s into a closed pipe: status 1, no message" % what,
+              r.returncode == 1 and r.stderr == b"", (r.returncode, r.stderr))
+    check("closed pipe: the old output kept, no temporary file left",
+          listing(d) == ["out.json"] and open(os.path.join(d, "out.json")).read() == "old\n",
+          listing(d))
 
 
 def test_outputs_not_regular(names, summary):
@@ -562,6 +592,7 @@ def main():
     test_terminal_stdin()
     test_dev_full(names, summary)
     test_outputs_not_regular(names, summary)
+    test_closed_pipe(names, summary)
     test_check_fails_closed(names)
     test_no_silent_options(names, summary)
     test_readme_ci()
