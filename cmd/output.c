@@ -83,6 +83,33 @@ static bool tracepoint_line(const char *l, size_t n)
 	return false;
 }
 
+/*
+ * A line of the header trace-cmd report prints before the events, one line
+ * a CPU on a big machine ("CPU 17 is empty"), or a comment, or blank: not
+ * counted among the first lines looked at.
+ */
+static bool header_line(const char *l, size_t n)
+{
+	static const char *const heads[] = {"cpus=", "version = ", "#"};
+	while (n && (*l == ' ' || *l == '\t'))
+		l++, n--;
+	while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+		n--;
+	if (!n)
+		return true;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (n >= strlen(heads[i]) && !memcmp(l, heads[i], strlen(heads[i])))
+			return true;
+	static const char cpu[] = "CPU ", empty[] = " is empty";
+	size_t k = sizeof(cpu) - 1, e = sizeof(empty) - 1;
+	if (n <= k + e || memcmp(l, cpu, k) || memcmp(l + n - e, empty, e))
+		return false;
+	for (size_t i = k; i < n - e; i++)
+		if (l[i] < '0' || l[i] > '9')
+			return false;
+	return true;
+}
+
 /* Whether the regular file at path is a recorded trace (binary, or text with tracepoint lines). */
 static bool is_trace(const char *path)
 {
@@ -93,7 +120,9 @@ static bool is_trace(const char *path)
 		return true;
 	if (kind != VMSA_INPUT_TEXT)
 		return false;
-	/* its first lines (decompressed: trace.txt.xz is a trace too) */
+	/* its first 200 lines after trace-cmd report's header, however many
+	 * CPUs that lists, within the first HEAD bytes (decompressed:
+	 * trace.txt.xz is a trace too) */
 	enum { HEAD = 200 * 4096 };
 	char *head = malloc(HEAD);
 	size_t len = 0;
@@ -102,11 +131,13 @@ static bool is_trace(const char *path)
 	struct vmsa_text_parser *p = NULL;
 	bool found = false;
 	if (head && vmsa_text_parser_new(&p) == 0)
-		for (size_t at = 0, i = 0; i < 200 && !found && at < len; i++) {
+		for (size_t at = 0, lines = 0; lines < 200 && !found && at < len;) {
 			const char *line = head + at, *nl = memchr(line, '\n', len - at);
 			size_t n = nl ? (size_t)(nl - line) : len - at;
 			at += n + 1;
-			if (n > 4095)
+			if (header_line(line, n))
+				continue; /* (not counted) */
+			if (lines++, n > 4095)
 				continue; /* (a line no trace has) */
 			struct vmsa_event ev;
 			enum vmsa_reject_reason why;

@@ -116,7 +116,13 @@ def test_outputs_never_destroy_inputs(names):
     dgz = os.path.join(d, "trace.dat.gz")
     with open(dat, "rb") as s, gzip.open(dgz, "wb") as g:
         shutil.copyfileobj(s, g)
-    for target in (dat, perf, txz, dgz):
+    # trace-cmd report of a big machine: a line for each empty CPU before the first event
+    big = os.path.join(d, "bigmachine.txt")
+    with open(big, "w") as f:
+        f.write("version = 6\ncpus=4096\n")
+        f.write("".join("CPU %d is empty\n" % i for i in range(1, 4096)))
+        f.write(open(names).read())
+    for target in (dat, perf, txz, dgz, big):
         h = digest(target)
         r = run(["-j", target, names])
         check("-j onto an existing %s is refused" % os.path.basename(target),
@@ -124,6 +130,7 @@ def test_outputs_never_destroy_inputs(names):
         check("%s byte-identical" % os.path.basename(target), digest(target) == h)
     os.unlink(txz)
     os.unlink(dgz)
+    os.unlink(big)
     check("no file left behind by refused runs",
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
     # --force overwrites a trace that is not an input
