@@ -289,22 +289,26 @@ static int compare_report(struct cli *c, const struct vmsa_compare_column *cols,
 	return cli_out_commit(&c->svg_out);
 }
 
-/* --svg FILE: checked against every run's path, then opened; an exit status. */
-static int compare_svg_prepare(struct cli *c, const struct runs *runs, int ncols)
+/*
+ * Every run's path (those of directories and --group too) is no output:
+ * not standard output (a regular file: compare ... >> run/summary.json),
+ * nor the --svg FILE, which is then opened; an exit status.
+ */
+static int outputs_prepare(struct cli *c, const struct runs *runs, int ncols)
 {
-	if (!c->svg_out.path)
-		return EXIT_OK;
 	int total = 0, status;
 	for (int i = 0; i < ncols; i++)
 		total += runs[i].n;
-	const char **all = calloc((size_t)total + 1, sizeof(*all));
+	char **all = calloc((size_t)total + 1, sizeof(*all));
 	if (!all)
 		return cli_status(VMSA_E_NOMEM, CLI_OUTPUT);
 	total = 0;
 	for (int i = 0; i < ncols; i++)
 		for (int j = 0; j < runs[i].n; j++)
 			all[total++] = runs[i].paths[j];
-	status = cli_out_check(c, all, total);
+	status = cli_stdout_check(total, all, false);
+	if (status == EXIT_OK && c->svg_out.path)
+		status = cli_out_check(c, (const char *const *)all, total);
 	free(all);
 	return status == EXIT_OK ? cli_out_open(&c->svg_out) : status;
 }
@@ -351,7 +355,7 @@ int cmd_compare(struct cli *c, int n, char **paths)
 		cols[i].name = owned[i];
 	}
 	if (status == EXIT_OK)
-		status = compare_svg_prepare(c, runs, ncols);
+		status = outputs_prepare(c, runs, ncols);
 	for (int i = 0; i < ncols && status == EXIT_OK; i++) {
 		struct vmsa_doc **docs = calloc((size_t)runs[i].n, sizeof(*docs));
 		cols[i].runs = (const struct vmsa_doc *const *)docs;

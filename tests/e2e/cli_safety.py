@@ -168,6 +168,22 @@ def test_stdout_is_an_input(names, summary):
         check("%s >> its input (%s): refused, exit 2, the input byte-identical" % (sub, how),
               r.returncode == 2 and b"standard output is this input" in r.stderr and
               digest(victim) == before, (r.returncode, r.stderr))
+    # compare: the runs of a --group or of a run directory are inputs too
+    runs = os.path.join(d, "runs")
+    for k in ("1", "2"):
+        os.makedirs(os.path.join(runs, "runs", k))
+        shutil.copy(summary, os.path.join(runs, "runs", k, "summary.json"))
+    g1 = os.path.join(runs, "runs", "1", "summary.json")
+    for args, how in ((["compare", "--group", "a=runs/runs/1/summary.json,runs/runs/2",
+                        names], "in a --group"),
+                      (["compare", "runs", names], "in a run directory")):
+        before = digest(g1)
+        with open(g1, "ab") as out:
+            r = subprocess.run([TOOL] + args, stdin=subprocess.DEVNULL, stdout=out,
+                               stderr=subprocess.PIPE, cwd=d, timeout=60)
+        check("compare >> a run %s: refused, exit 2, the run byte-identical" % how,
+              r.returncode == 2 and b"standard output is this input" in r.stderr and
+              digest(g1) == before, (r.returncode, r.stderr))
     # '>': already empty when the program starts; told, and nothing written
     with open(victim, "wb") as out:
         r = subprocess.run([TOOL, "victim.txt"], stdin=subprocess.DEVNULL, stdout=out,
