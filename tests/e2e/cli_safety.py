@@ -141,6 +141,18 @@ def test_outputs_never_destroy_inputs(names):
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
     with open(perf, "wb") as f:
         f.write(b"PERFILE2" + bytes(200))
+    # compare --svg: refused onto a trace, saying --force, which compare takes
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
+    r = run(["compare", "--svg", perf, names, names], stdout=subprocess.DEVNULL)
+    check("compare --svg onto an existing trace is refused, saying --force",
+          r.returncode == 2 and b"--force" in r.stderr and
+          open(perf, "rb").read(8) == b"PERFILE2", r.stderr)
+    r = run(["compare", "--force", "--svg", perf, names, names], stdout=subprocess.DEVNULL)
+    check("compare --force lets --svg replace it", r.returncode == 0 and
+          open(perf, "rb").read(1) == b"<", r.stderr)
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
     r = run(["merge", "--force", "--openmetrics-file", perf, names], stdout=subprocess.DEVNULL)
     check("merge --force lets --openmetrics-file replace an existing trace",
           r.returncode == 0 and open(perf, "rb").read().startswith(b"# HELP"), r.stderr)
