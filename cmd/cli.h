@@ -44,6 +44,7 @@ enum cli_missing { MISSING_FAIL, MISSING_PASS };
 struct cli_out {
 	const char *path;	/* NULL: not asked for */
 	const char *option;	/* "--json", for messages */
+	char *dest;		/* where tmp is renamed: path, or the file its symlinks lead to */
 	char *tmp;
 	FILE *f;
 };
@@ -72,6 +73,7 @@ struct cli {
 	 * drown the result), but the one at each input's end (-q: none) */
 	bool lines_quiet;
 	bool force;		/* outputs may replace a recorded trace */
+	bool failed;		/* --strict failed: the final report writes no --openmetrics-file */
 	bool allow_empty;	/* check: an input without vmscan events passes */
 	enum cli_missing missing;
 	unsigned long long given; /* bit i: option i of the option table was given */
@@ -162,7 +164,11 @@ void cli_out_abort(struct cli_out *o);
 /* fflush(out), remembering why the standard output failed; 0 or VMSA_E_IO. */
 int cli_flush(FILE *out);
 
-/* status, or EXIT_RUNTIME (told) when the standard output could not be written. */
+/* Whether standard output is a pipe (or socket) whose reader is gone (| head). */
+bool cli_stdout_closed(void);
+
+/* status, or EXIT_RUNTIME (told) when the standard output could not be
+ * written; a closed pipe (cli_stdout_closed()) is EXIT_RUNTIME untold. */
 int cli_stdout_status(int status);
 
 /* Frees what cli_parse() allocated and removes unfinished outputs. */
@@ -225,9 +231,11 @@ bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt);
 
 /*
  * The metrics of doc to out (when not NULL, in the --format, a metrics one)
- * and to the --openmetrics-file (replaced whole).  0 or the error (shown).
+ * and to the --openmetrics-file (replaced whole; a device or FIFO written as
+ * it is).  0 or the error; one of the file or --listen is shown and sets
+ * *told (told may be NULL), one of out is left to the caller.
  */
-int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out);
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool *told);
 
 /*
  * --listen (listen.c): serve the metrics over HTTP from a thread of its own.

@@ -145,6 +145,9 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 		status = EXIT_OK; /* asked to stop: the final report follows */
 	struct cli_span total = {
 		.final = true, .wall_start = c->wall_start, .wall_end = cli_wall_now()};
+	/* --strict failing: the report is printed, but no output file is
+	 * written, the metrics file no more than the others */
+	c->failed = c->strict && c->messages > 0;
 	if (status == EXIT_OK)
 		status = cli_status(cli_report(c, st, stdout, true,
 					       intervals_printed(c) || c->interim_printed ? &total
@@ -162,10 +165,11 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 static int report_file(const struct cli *c, const struct cli_out *o, const struct vmsa_summary *sum,
 		       const struct vmsa_report_options *ro, bool svg)
 {
+	errno = 0;
 	int err = svg ? vmsa_report_svg(o->f, sum, c->svg_title) : vmsa_report_json(o->f, sum, ro);
-	if (err)
+	if (err) /* (a write's errno: "No space left on device") */
 		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
-			vmsa_strerror(err));
+			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
 	return err;
 }
 
@@ -187,18 +191,26 @@ static int write_prometheus(FILE *f, void *payload)
 	return vmsa_report_openmetrics_cgroups(f, m->doc, VMSA_METRICS_PROMETHEUS, m->cgroups);
 }
 
-int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out)
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool *told)
 {
 	enum vmsa_metrics_format fmt;
 	struct metrics_src m = {doc, c->cgroups};
 	int err = out && cli_metrics_format(c->format, &fmt)
 			  ? vmsa_report_openmetrics_cgroups(out, doc, fmt, c->cgroups)
 			  : 0;
-	if (!err && c->metrics_path &&
+	if (told)
+		*told = false;
+	if (err)
+		return err;
+	if (c->metrics_path && !c->failed &&
 	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
-		cli_error(c->metrics_path, err, errno);
+		fprintf(stderr, "vmscan-analyze: %s: cannot write --openmetrics-file: %s\n",
+			c->metrics_path,
+			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
 	if (!err && c->listener && (err = cli_listen_publish(c->listener, doc, c->cgroups)))
 		cli_error("--listen", err, 0);
+	if (told)
+		*told = err != 0;
 	return err;
 }
 
@@ -342,6 +354,7 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 					 .top = c->top};
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
+	bool told = false; /* the metrics file's or --listen's error */
 	/* an interval's delta is printed only: the metrics stay cumulative */
 	bool delta = span && span->index;
 	if (!delta && (metrics || c->metrics_path || c->listener)) {
@@ -350,7 +363,7 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 		struct vmsa_doc *doc;
 		err = vmsa_doc_from_summary_ref(&doc, sum);
 		if (!err)
-			err = cli_write_metrics(c, doc, mout);
+			err = cli_write_metrics(c, doc, mout, &told);
 		vmsa_doc_free(doc);
 		if (!err && !metrics && (final || !c->metrics_path))
 			err = print_report(c, sum, &ro, span, out);
@@ -359,7 +372,7 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	}
 	if (cli_flush(out) && !err)
 		err = VMSA_E_IO;
-	if (err)
+	if (err && !told && !(out == stdout && cli_stdout_closed()))
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
 	if (!err && final && c->svg_out.f)
 		err = report_file(c, &c->svg_out, sum, &ro, true);

@@ -271,28 +271,44 @@ static int compare_report(struct cli *c, const struct vmsa_compare_column *cols,
 		free(docs);
 		free(names);
 	}
-	if (!err && c->svg_out.f)
-		err = vmsa_report_compare_svg(c->svg_out.f, cols, ncols);
-	int status = cli_status(err, CLI_OUTPUT);
-	return status == EXIT_OK ? cli_out_commit(&c->svg_out) : status;
+	/* the table written, or the --svg is not replaced (| head, a full disk) */
+	if (!err && (cli_flush(stdout) || ferror(stdout)))
+		return EXIT_RUNTIME; /* (told by cli_stdout_status()) */
+	if (err) {
+		if (!cli_stdout_closed())
+			fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n",
+				vmsa_strerror(err));
+		return cli_status(err, CLI_OUTPUT);
+	}
+	errno = 0;
+	if (c->svg_out.f && (err = vmsa_report_compare_svg(c->svg_out.f, cols, ncols))) {
+		fprintf(stderr, "vmscan-analyze: %s: cannot write --svg: %s\n", c->svg_out.path,
+			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
+		return cli_status(err, CLI_OUTPUT);
+	}
+	return cli_out_commit(&c->svg_out);
 }
 
-/* --svg FILE: checked against every run's path, then opened; an exit status. */
-static int compare_svg_prepare(struct cli *c, const struct runs *runs, int ncols)
+/*
+ * Every run's path (those of directories and --group too) is no output:
+ * not standard output (a regular file: compare ... >> run/summary.json),
+ * nor the --svg FILE, which is then opened; an exit status.
+ */
+static int outputs_prepare(struct cli *c, const struct runs *runs, int ncols)
 {
-	if (!c->svg_out.path)
-		return EXIT_OK;
 	int total = 0, status;
 	for (int i = 0; i < ncols; i++)
 		total += runs[i].n;
-	const char **all = calloc((size_t)total + 1, sizeof(*all));
+	char **all = calloc((size_t)total + 1, sizeof(*all));
 	if (!all)
 		return cli_status(VMSA_E_NOMEM, CLI_OUTPUT);
 	total = 0;
 	for (int i = 0; i < ncols; i++)
 		for (int j = 0; j < runs[i].n; j++)
 			all[total++] = runs[i].paths[j];
-	status = cli_out_check(c, all, total);
+	status = cli_stdout_check(total, all, false);
+	if (status == EXIT_OK && c->svg_out.path)
+		status = cli_out_check(c, (const char *const *)all, total);
 	free(all);
 	return status == EXIT_OK ? cli_out_open(&c->svg_out) : status;
 }
@@ -339,7 +355,7 @@ int cmd_compare(struct cli *c, int n, char **paths)
 		cols[i].name = owned[i];
 	}
 	if (status == EXIT_OK)
-		status = compare_svg_prepare(c, runs, ncols);
+		status = outputs_prepare(c, runs, ncols);
 	for (int i = 0; i < ncols && status == EXIT_OK; i++) {
 		struct vmsa_doc **docs = calloc((size_t)runs[i].n, sizeof(*docs));
 		cols[i].runs = (const struct vmsa_doc *const *)docs;

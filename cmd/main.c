@@ -2,6 +2,7 @@
 /* vmscan-analyze: the options, then the subcommand that does the work (cmd/). */
 #define _GNU_SOURCE /* sbrk, MADV_HUGEPAGE */
 #include <malloc.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,10 @@ int main(int argc, char **argv)
 		heap_on_huge_pages();
 		vmsa_tracedat_reader_main(argc, argv);
 	}
+	/* a closed pipe on standard output (| head) is a write error, status 1,
+	 * not a signal that ends the program before it removes its temporary
+	 * files (the trace.dat reader it starts gets SIGPIPE back) */
+	signal(SIGPIPE, SIG_IGN);
 	struct cli c;
 	int first;
 	int status = cli_parse(&c, argc, argv, &first);

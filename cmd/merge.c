@@ -37,12 +37,16 @@ int cmd_merge(struct cli *c, int n, char **paths)
 		fprintf(stderr, "vmscan-analyze: merge wants at least one INPUT\n");
 		return EXIT_USAGE;
 	}
-	struct vmsa_doc *all;
-	int status = load_all(c, n, paths, &all);
+	/* the --openmetrics-file: not an input, nor a recorded trace (without
+	 * --force), checked before any input is read, as for the analysis */
+	struct vmsa_doc *all = NULL;
+	int status = cli_out_check(c, (const char *const *)paths, n);
+	if (status == EXIT_OK)
+		status = load_all(c, n, paths, &all);
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
 	if (status == EXIT_OK && (metrics || c->metrics_path) &&
-	    cli_write_metrics(c, all, metrics ? stdout : NULL))
+	    cli_write_metrics(c, all, metrics ? stdout : NULL, NULL))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && !metrics)
 		status = cli_status(vmsa_doc_write(stdout, all, c->pretty), CLI_OUTPUT);
@@ -68,7 +72,7 @@ static int report_doc(struct cli *c, const struct vmsa_doc *all)
 	if (!err && c->json_out.f)
 		err = vmsa_doc_write(c->json_out.f, all, c->pretty);
 	vmsa_summary_free(sum);
-	if (err)
+	if (err && !cli_stdout_closed()) /* (| head: status 1, quietly) */
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));
 	return cli_status(err, CLI_OUTPUT);
 }

@@ -34,10 +34,10 @@ static const char usage_text[] =
 	"classic report of its trace\n"
 	"(several: added up as merge does); only a trace gives the latency list,\n"
 	"the filters and the SVG's timeline.\n"
-	"Output files (--json, --svg, --latencies, --junit) are checked before any\n"
-	"input is read and replaced only when the command succeeds; one that is an\n"
-	"input is refused (standard output too), and so is an existing recorded\n"
-	"trace unless --force.\n"
+	"Output files (--json, --svg, --latencies, --junit, --openmetrics-file) are\n"
+	"checked before any input is read and replaced only when the command\n"
+	"succeeds; one that is an input is refused (standard output too), and so is\n"
+	"an existing recorded trace unless --force.\n"
 	"\n"
 	"compare prints the inputs (traces or JSON summaries) side by side in the\n"
 	"rows of the 2010 cover letter's tables, then 6.1's and derived rows; the\n"
@@ -67,8 +67,9 @@ static const char usage_text[] =
 	"                            in Prometheus text format 0.0.4); check: json prints\n"
 	"                            the verdicts as one JSON document\n"
 	"      --openmetrics-file FILE  also write the metrics to FILE, replaced whole\n"
-	"                            (temporary file, fsync, rename), in the Prometheus\n"
-	"                            text format node_exporter's textfile collector reads;\n"
+	"                            (temporary file, fsync, rename; a device or FIFO is\n"
+	"                            written as it is), in the Prometheus text format\n"
+	"                            node_exporter's textfile collector reads;\n"
 	"                            with --interval, rewritten every SEC seconds with\n"
 	"                            the counts since the start instead of printing a\n"
 	"                            report\n"
@@ -235,7 +236,7 @@ static const struct {
 	{{"name", required_argument, NULL, O_NAME}, SUB_COMPARE},
 	{{"relative", no_argument, NULL, O_RELATIVE}, SUB_COMPARE},
 	{{"group", required_argument, NULL, O_GROUP}, SUB_COMPARE},
-	{{"force", no_argument, NULL, O_FORCE}, READERS | SUB_CHECK},
+	{{"force", no_argument, NULL, O_FORCE}, READERS | SUB_MERGE | SUB_COMPARE | SUB_CHECK},
 	{{"strict", no_argument, NULL, O_STRICT}, READERS | SUB_CHECK},
 	{{"max-messages", required_argument, NULL, O_MAXMSG}, READERS},
 	{{"pid", required_argument, NULL, O_PID}, READERS},

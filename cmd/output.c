@@ -5,8 +5,10 @@
  * into it only when the command succeeded, so that a failed run leaves the
  * old file as it was and an output never replaces an input or a trace.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,37 @@ static char *dir_of(const char *path)
 	if (slash == path)
 		return strdup("/");
 	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * The file that path names after its symlinks, malloc'd (NULL: out of
+ * memory): its target when it is a link to a file that exists, else the
+ * last name the chain of links gives; path itself when it is no link.  An
+ * output is written where a link leads, as vmsa_write_file_atomic() does
+ * (the link stays).
+ */
+static char *follow_links(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real)
+		return real;
+	char *p = strdup(path);
+	for (int hops = 0; p && hops < 40; hops++) {
+		struct stat s;
+		char t[4096];
+		ssize_t n;
+		if (lstat(p, &s) || !S_ISLNK(s.st_mode) || (n = readlink(p, t, sizeof(t) - 1)) <= 0)
+			break;
+		t[n] = 0;
+		const char *slash = strrchr(p, '/');
+		size_t dir_len = t[0] != '/' && slash ? (size_t)(slash - p) + 1 : 0;
+		char *next = malloc(dir_len + (size_t)n + 1);
+		if (next)
+			snprintf(next, dir_len + (size_t)n + 1, "%.*s%s", (int)dir_len, p, t);
+		free(p);
+		p = next;
+	}
+	return p;
 }
 
 /*
@@ -50,6 +83,33 @@ static bool tracepoint_line(const char *l, size_t n)
 	return false;
 }
 
+/*
+ * A line of the header trace-cmd report prints before the events, one line
+ * a CPU on a big machine ("CPU 17 is empty"), or a comment, or blank: not
+ * counted among the first lines looked at.
+ */
+static bool header_line(const char *l, size_t n)
+{
+	static const char *const heads[] = {"cpus=", "version = ", "#"};
+	while (n && (*l == ' ' || *l == '\t'))
+		l++, n--;
+	while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+		n--;
+	if (!n)
+		return true;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (n >= strlen(heads[i]) && !memcmp(l, heads[i], strlen(heads[i])))
+			return true;
+	static const char cpu[] = "CPU ", empty[] = " is empty";
+	size_t k = sizeof(cpu) - 1, e = sizeof(empty) - 1;
+	if (n <= k + e || memcmp(l, cpu, k) || memcmp(l + n - e, empty, e))
+		return false;
+	for (size_t i = k; i < n - e; i++)
+		if (l[i] < '0' || l[i] > '9')
+			return false;
+	return true;
+}
+
 /* Whether the regular file at path is a recorded trace (binary, or text with tracepoint lines). */
 static bool is_trace(const char *path)
 {
@@ -60,7 +120,9 @@ static bool is_trace(const char *path)
 		return true;
 	if (kind != VMSA_INPUT_TEXT)
 		return false;
-	/* its first lines (decompressed: trace.txt.xz is a trace too) */
+	/* its first 200 lines after trace-cmd report's header, however many
+	 * CPUs that lists, within the first HEAD bytes (decompressed:
+	 * trace.txt.xz is a trace too) */
 	enum { HEAD = 200 * 4096 };
 	char *head = malloc(HEAD);
 	size_t len = 0;
@@ -69,11 +131,13 @@ static bool is_trace(const char *path)
 	struct vmsa_text_parser *p = NULL;
 	bool found = false;
 	if (head && vmsa_text_parser_new(&p) == 0)
-		for (size_t at = 0, i = 0; i < 200 && !found && at < len; i++) {
+		for (size_t at = 0, lines = 0; lines < 200 && !found && at < len;) {
 			const char *line = head + at, *nl = memchr(line, '\n', len - at);
 			size_t n = nl ? (size_t)(nl - line) : len - at;
 			at += n + 1;
-			if (n > 4095)
+			if (header_line(line, n))
+				continue; /* (not counted) */
+			if (lines++, n > 4095)
 				continue; /* (a line no trace has) */
 			struct vmsa_event ev;
 			enum vmsa_reject_reason why;
@@ -158,7 +222,10 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 		}
 		if (exists && !S_ISREG(s.st_mode)) /* a device or a FIFO: written as it is */
 			continue;
-		char *dir = dir_of(o->path);
+		/* the temporary file goes beside the file a symlink leads to */
+		char *real = follow_links(o->path);
+		char *dir = real ? dir_of(real) : NULL;
+		free(real);
 		if (!dir) {
 			cli_error(NULL, VMSA_E_NOMEM, 0);
 			return EXIT_RUNTIME;
@@ -187,13 +254,17 @@ int cli_out_open(struct cli_out *o)
 			goto fail;
 		return EXIT_OK;
 	}
-	char *dir = dir_of(o->path);
-	const char *base = strrchr(o->path, '/');
-	base = base ? base + 1 : o->path;
-	size_t len = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+	/* a symlink is followed: the file it leads to is replaced, the link stays */
+	o->dest = follow_links(o->path);
+	char *dir = o->dest ? dir_of(o->dest) : NULL;
+	const char *base = o->dest ? strrchr(o->dest, '/') : NULL;
+	base = base ? base + 1 : o->dest;
+	size_t len = (dir ? strlen(dir) : 0) + (base ? strlen(base) : 0) + 16;
 	o->tmp = dir ? malloc(len) : NULL;
 	if (!o->tmp) {
 		free(dir);
+		free(o->dest);
+		o->dest = NULL;
 		cli_error(NULL, VMSA_E_NOMEM, 0);
 		return EXIT_RUNTIME;
 	}
@@ -202,7 +273,8 @@ int cli_out_open(struct cli_out *o)
 	int fd = mkstemp(o->tmp);
 	if (fd < 0) {
 		free(o->tmp);
-		o->tmp = NULL;
+		free(o->dest);
+		o->tmp = o->dest = NULL;
 		goto fail;
 	}
 	mode_t mode = 0;
@@ -240,7 +312,7 @@ int cli_out_commit(struct cli_out *o)
 		bad = true, e = errno;
 	if (fclose(f) && !bad)
 		bad = true, e = errno;
-	if (!bad && o->tmp && rename(o->tmp, o->path))
+	if (!bad && o->tmp && rename(o->tmp, o->dest))
 		bad = true, e = errno;
 	if (bad) {
 		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
@@ -249,7 +321,8 @@ int cli_out_commit(struct cli_out *o)
 			unlink(o->tmp);
 	}
 	free(o->tmp);
-	o->tmp = NULL;
+	free(o->dest);
+	o->tmp = o->dest = NULL;
 	return bad ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
 }
 
@@ -261,7 +334,8 @@ void cli_out_abort(struct cli_out *o)
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);
-	o->tmp = NULL;
+	free(o->dest);
+	o->tmp = o->dest = NULL;
 }
 
 /* Why the standard output could not be written first (errno), or 0. */
@@ -276,6 +350,14 @@ int cli_flush(FILE *out)
 	return VMSA_E_IO;
 }
 
+bool cli_stdout_closed(void)
+{
+	/* (the errno of the write that failed is not always at hand: a pipe
+	 * without a reader is told by poll, as POLLERR on its end) */
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	return stdout_errno == EPIPE || (poll(&p, 1, 0) == 1 && (p.revents & POLLERR));
+}
+
 int cli_stdout_status(int status)
 {
 	errno = 0;
@@ -283,6 +365,8 @@ int cli_stdout_status(int status)
 		return status;
 	int e = stdout_errno ? stdout_errno : errno ? errno : EIO;
 	static bool told;
+	if (cli_stdout_closed())
+		told = true; /* | head: the reader had what it wanted; status 1, quietly */
 	if (!told)
 		fprintf(stderr, "vmscan-analyze: cannot write the standard output: %s\n",
 			strerror(e));

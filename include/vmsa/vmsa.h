@@ -1172,7 +1172,11 @@ typedef int (*vmsa_write_cb)(FILE *f, void *payload);
  * @path is left as it was; the return value is @cb's error, or VMSA_E_IO
  * (errno kept) when the file cannot be created, written, synced or renamed,
  * or VMSA_E_NOMEM.  Thread-safe; concurrent writers of one @path each
- * replace it whole, the last rename wins.
+ * replace it whole, the last rename wins.  A symlink is followed: the file
+ * it leads to is replaced (its temporary file beside it), the link stays.
+ * A @path that is not a regular file (a device, a FIFO: /dev/stdout) is
+ * written as it is, without a temporary file or rename, so that the node
+ * stays; a directory is VMSA_E_IO (EISDIR).
  */
 int vmsa_write_file_atomic(const char *path, vmsa_write_cb cb, void *payload);
 

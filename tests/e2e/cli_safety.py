@@ -6,7 +6,9 @@
   byte; a failed run leaves an old output as it was and no temporary file;
   output paths are checked before any input is read; no FILE with a terminal
   on standard input is refused; a write error on any output, standard
-  output included (/dev/full), exits 1 for every subcommand.
+  output included (/dev/full), exits 1 for every subcommand; a device or
+  FIFO output is written as it is and stays, a symlink is followed; a
+  closed pipe on standard output (| head) is status 1, quietly.
 - check fails closed: exit 9 on an input without a trace (empty, random
   bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
   unknown fields are usage errors; a statistic of nothing holds vacuously, a
@@ -25,8 +27,10 @@ import random
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
+import threading
 import xml.etree.ElementTree as ET
 
 TOOL = SRC = WORK = None
@@ -71,6 +75,17 @@ def test_outputs_never_destroy_inputs(names):
               r.returncode == 2 and b"recorded trace" in r.stderr and b"--force" in r.stderr,
               (r.returncode, r.stderr))
         check("%s victim.dat: victim.dat byte-identical" % opt, digest(victim) == before)
+    # merge writes the metrics file too: checked as the analysis checks it
+    for args, why in ((["merge", "--openmetrics-file", "victim.dat", "victim.dat"],
+                       "naming its input"),
+                      (["merge", "--openmetrics-file", "victim.dat", names],
+                       "onto a recorded trace")):
+        r = run(args, cwd=d)
+        check("merge --openmetrics-file %s is refused, exit 2" % why,
+              r.returncode == 2 and (b"also an input" in r.stderr or
+                                     b"recorded trace" in r.stderr), (r.returncode, r.stderr))
+        check("merge --openmetrics-file %s: victim.dat byte-identical" % why,
+              digest(victim) == before and listing(d) == ["victim.dat"], listing(d))
     # there is no -o: an unknown option, refused before anything is read or written
     r = run(["-o", "victim.dat"], data=stdin_trace, cwd=d)
     check("-o victim.dat: an unknown option, exit 2, victim.dat byte-identical",
@@ -101,7 +116,13 @@ def test_outputs_never_destroy_inputs(names):
     dgz = os.path.join(d, "trace.dat.gz")
     with open(dat, "rb") as s, gzip.open(dgz, "wb") as g:
         shutil.copyfileobj(s, g)
-    for target in (dat, perf, txz, dgz):
+    # trace-cmd report of a big machine: a line for each empty CPU before the first event
+    big = os.path.join(d, "bigmachine.txt")
+    with open(big, "w") as f:
+        f.write("version = 6\ncpus=4096\n")
+        f.write("".join("CPU %d is empty\n" % i for i in range(1, 4096)))
+        f.write(open(names).read())
+    for target in (dat, perf, txz, dgz, big):
         h = digest(target)
         r = run(["-j", target, names])
         check("-j onto an existing %s is refused" % os.path.basename(target),
@@ -109,6 +130,7 @@ def test_outputs_never_destroy_inputs(names):
         check("%s byte-identical" % os.path.basename(target), digest(target) == h)
     os.unlink(txz)
     os.unlink(dgz)
+    os.unlink(big)
     check("no file left behind by refused runs",
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
     # --force overwrites a trace that is not an input
@@ -117,6 +139,23 @@ def test_outputs_never_destroy_inputs(names):
           json.load(open(perf))["totals"]["direct"]["reclaims"] == 3, r.stderr)
     check("no temporary file left after a successful run",
           listing(d) == ["perf.data", "trace.dat", "victim.dat"], listing(d))
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
+    # compare --svg: refused onto a trace, saying --force, which compare takes
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
+    r = run(["compare", "--svg", perf, names, names], stdout=subprocess.DEVNULL)
+    check("compare --svg onto an existing trace is refused, saying --force",
+          r.returncode == 2 and b"--force" in r.stderr and
+          open(perf, "rb").read(8) == b"PERFILE2", r.stderr)
+    r = run(["compare", "--force", "--svg", perf, names, names], stdout=subprocess.DEVNULL)
+    check("compare --force lets --svg replace it", r.returncode == 0 and
+          open(perf, "rb").read(1) == b"<", r.stderr)
+    with open(perf, "wb") as f:
+        f.write(b"PERFILE2" + bytes(200))
+    r = run(["merge", "--force", "--openmetrics-file", perf, names], stdout=subprocess.DEVNULL)
+    check("merge --force lets --openmetrics-file replace an existing trace",
+          r.returncode == 0 and open(perf, "rb").read().startswith(b"# HELP"), r.stderr)
 
 
 def test_stdout_is_an_input(names, summary):
@@ -141,6 +180,22 @@ def test_stdout_is_an_input(names, summary):
         check("%s >> its input (%s): refused, exit 2, the input byte-identical" % (sub, how),
               r.returncode == 2 and b"standard output is this input" in r.stderr and
               digest(victim) == before, (r.returncode, r.stderr))
+    # compare: the runs of a --group or of a run directory are inputs too
+    runs = os.path.join(d, "runs")
+    for k in ("1", "2"):
+        os.makedirs(os.path.join(runs, "runs", k))
+        shutil.copy(summary, os.path.join(runs, "runs", k, "summary.json"))
+    g1 = os.path.join(runs, "runs", "1", "summary.json")
+    for args, how in ((["compare", "--group", "a=runs/runs/1/summary.json,runs/runs/2",
+                        names], "in a --group"),
+                      (["compare", "runs", names], "in a run directory")):
+        before = digest(g1)
+        with open(g1, "ab") as out:
+            r = subprocess.run([TOOL] + args, stdin=subprocess.DEVNULL, stdout=out,
+                               stderr=subprocess.PIPE, cwd=d, timeout=60)
+        check("compare >> a run %s: refused, exit 2, the run byte-identical" % how,
+              r.returncode == 2 and b"standard output is this input" in r.stderr and
+              digest(g1) == before, (r.returncode, r.stderr))
     # '>': already empty when the program starts; told, and nothing written
     with open(victim, "wb") as out:
         r = subprocess.run([TOOL, "victim.txt"], stdin=subprocess.DEVNULL, stdout=out,
@@ -169,7 +224,8 @@ def test_stdout_is_an_input(names, summary):
 def test_failed_run_keeps_old_output(names):
     d = os.path.join(WORK, "old")
     os.makedirs(d)
-    outs = {"out.json": "--json", "out.svg": "--svg", "lat.csv": "--latencies"}
+    outs = {"out.json": "--json", "out.svg": "--svg", "lat.csv": "--latencies",
+            "m.prom": "--openmetrics-file"}
     for name in outs:
         with open(os.path.join(d, name), "w") as f:
             f.write("old %s\n" % name)
@@ -194,6 +250,7 @@ def test_failed_run_keeps_old_output(names):
     check("a successful run replaces every output", r.returncode == 0 and
           json.load(open(os.path.join(d, "out.json")))["totals"]["direct"]["reclaims"] == 3 and
           open(os.path.join(d, "lat.csv")).read() != "old lat.csv\n" and
+          open(os.path.join(d, "m.prom")).read().startswith("# HELP") and
           open(os.path.join(d, "out.svg")).read().startswith("<"), r.stderr)
     check("and leaves no temporary file", listing(d) == sorted(list(outs) + ["rejects.txt"]),
           listing(d))
@@ -234,7 +291,26 @@ def test_terminal_stdin():
           r and (r.returncode, r.stderr))
 
 
+def full_device():
+    """A device that fails every write with ENOSPC, as /dev/full does: a
+    node of our own (c 1 7) in WORK, so that no test can replace the
+    system's; /dev/full where nodes cannot be made (not root: then it
+    cannot be replaced either)."""
+    path = os.path.join(WORK, "full")
+    if not os.path.exists(path):
+        try:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        except PermissionError:
+            return "/dev/full"
+    return path
+
+
+def is_char_device(path):
+    return stat.S_ISCHR(os.lstat(path).st_mode)
+
+
 def test_dev_full(names, summary):
+    full = full_device()
     for what, args in (("analyze", [names]),
                        ("analyze -f json", ["-f", "json", names]),
                        ("merge", ["merge", summary, summary]),
@@ -242,14 +318,93 @@ def test_dev_full(names, summary):
                        ("check", ["check", "-t", "totals.direct.reclaims > 0", summary]),
                        ("check -f json", ["check", "-f", "json", "-t",
                                           "totals.direct.reclaims > 0", summary])):
-        with open("/dev/full", "wb") as full:
-            r = run(args, stdout=full)
+        with open(full, "wb") as f:
+            r = run(args, stdout=f)
         check("%s > /dev/full exits 1 with a message" % what,
               r.returncode == 1 and b"No space left on device" in r.stderr,
               (r.returncode, r.stderr))
-    r = run(["-j", "/dev/full", names], stdout=subprocess.DEVNULL)
-    check("-j /dev/full exits 1 with a message",
-          r.returncode == 1 and b"/dev/full" in r.stderr, (r.returncode, r.stderr))
+    for what, args in (("-j", ["-j", full, names]),
+                       ("--svg", ["--svg", full, names]),
+                       ("--openmetrics-file", ["--openmetrics-file", full, names]),
+                       ("merge --openmetrics-file", ["merge", "--openmetrics-file", full,
+                                                     summary]),
+                       ("compare --svg", ["compare", "--svg", full, summary, names])):
+        r = run(args, stdout=subprocess.DEVNULL)
+        check("%s /dev/full exits 1 with a message naming it, and the device stays" % what,
+              r.returncode == 1 and full.encode() in r.stderr and
+              b"No space left on device" in r.stderr and is_char_device(full),
+              (r.returncode, r.stderr))
+
+
+def test_closed_pipe(names, summary):
+    """| head: standard output a pipe whose reader is gone.  A write error,
+    status 1 without a message (the reader had what it wanted), not death by
+    SIGPIPE (141) that leaves the outputs' temporary files behind."""
+    d = os.path.join(WORK, "closedpipe")
+    os.makedirs(d)
+    with open(os.path.join(d, "out.json"), "w") as f:
+        f.write("old\n")
+    for what, args in (("analyze -j --svg", ["-f", "json", "-j", "out.json", "--svg", "out.svg",
+                                             names]),
+                       ("analyze -f openmetrics", ["-f", "openmetrics", names]),
+                       ("a summary's report", [summary]),
+                       ("merge", ["merge", summary, summary]),
+                       ("compare --svg", ["compare", "--svg", "c.svg", summary, names]),
+                       ("check", ["check", "-t", "totals.direct.reclaims > 0", summary]),
+                       ("--help", ["--help"])):
+        rd, wr = os.pipe()
+        os.close(rd)
+        r = subprocess.run([TOOL] + args, stdin=subprocess.DEVNULL, stdout=wr,
+                           stderr=subprocess.PIPE, cwd=d, timeout=60)
+        os.close(wr)
+        check("%s into a closed pipe: status 1, no message" % what,
+              r.returncode == 1 and r.stderr == b"", (r.returncode, r.stderr))
+    check("closed pipe: the old output kept, no temporary file left",
+          listing(d) == ["out.json"] and open(os.path.join(d, "out.json")).read() == "old\n",
+          listing(d))
+
+
+def test_outputs_not_regular(names, summary):
+    """A FIFO is written as it is, never replaced; a symlink is followed: the
+    file it leads to is replaced, the link stays (for every output)."""
+    d = os.path.join(WORK, "notregular")
+    os.makedirs(d)
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    for what, args in (("--openmetrics-file", ["--openmetrics-file", fifo, names]),
+                       ("merge --openmetrics-file", ["merge", "--openmetrics-file", fifo,
+                                                     summary]),
+                       ("-j", ["-j", fifo, names])):
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()),
+                                  daemon=True)
+        reader.start()
+        r = run(args, stdout=subprocess.DEVNULL)
+        reader.join(10)
+        check("%s onto a FIFO: written into it, exit 0, the FIFO stays" % what,
+              r.returncode == 0 and stat.S_ISFIFO(os.lstat(fifo).st_mode) and got and
+              len(got[0]) > 100, (r.returncode, r.stderr, got and got[0][:40]))
+    os.makedirs(os.path.join(d, "real"))
+    for opt, head in (("--openmetrics-file", b"# HELP"), ("-j", b"{"), ("--svg", b"<")):
+        name = opt.strip("-")
+        link = os.path.join(d, name + ".link")
+        target = os.path.join(d, "real", name)
+        with open(target, "w") as f:
+            f.write("old\n")
+        os.symlink(os.path.join("real", name), link)
+        dangling = os.path.join(d, name + ".dangling")
+        os.symlink(os.path.join("real", name + ".new"), dangling)
+        r = run([opt, link, names], stdout=subprocess.DEVNULL)
+        check("%s onto a symlink: the file it leads to is replaced, the link stays" % opt,
+              r.returncode == 0 and os.path.islink(link) and
+              open(target, "rb").read().startswith(head), (r.returncode, r.stderr))
+        r = run([opt, dangling, names], stdout=subprocess.DEVNULL)
+        check("%s onto a symlink to a file not made yet: made there, the link stays" % opt,
+              r.returncode == 0 and os.path.islink(dangling) and
+              open(target + ".new", "rb").read().startswith(head), (r.returncode, r.stderr))
+    check("no temporary file left beside the links or their targets",
+          not [n for n in os.listdir(d) + os.listdir(os.path.join(d, "real"))
+               if n.startswith(".")], (os.listdir(d), os.listdir(os.path.join(d, "real"))))
 
 
 def gate(args, data=b""):
@@ -471,6 +626,8 @@ def main():
     test_outputs_checked_first(names)
     test_terminal_stdin()
     test_dev_full(names, summary)
+    test_outputs_not_regular(names, summary)
+    test_closed_pipe(names, summary)
     test_check_fails_closed(names)
     test_no_silent_options(names, summary)
     test_readme_ci()
