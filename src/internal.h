@@ -439,6 +439,9 @@ struct vmsa_summary {
 	bool lru_names_seen, lru_names_missing;
 	/* reclaim windows but no lru_shrink_inactive: pages reclaimed unknown */
 	bool reclaims_missing;
+	/* lines of write events rejected (traits.writes_rejected): the write
+	 * counts are unknown */
+	bool writes_unknown;
 	struct vmsa_timeline timeline;
 	/* read back from a JSON summary, which has no timeline and no latency list */
 	bool no_timeline;
@@ -450,6 +453,7 @@ struct vmsa_known {
 	bool scanned;		/* pages scanned: lru_isolate events */
 	bool reclaimed;		/* pages reclaimed: lru_shrink_inactive events */
 	bool end_reclaimed;	/* every end event said its nr_reclaimed */
+	bool writes;		/* no write event's line was rejected */
 };
 
 static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
@@ -457,7 +461,8 @@ static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
 	return (struct vmsa_known){.sync = sum->totals.sync_applicable,
 				   .scanned = !sum->totals.scans_missing,
 				   .reclaimed = !sum->reclaims_missing,
-				   .end_reclaimed = !sum->ends_without_reclaimed};
+				   .end_reclaimed = !sum->ends_without_reclaimed,
+				   .writes = !sum->writes_unknown};
 }
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,

@@ -2235,6 +2235,8 @@ static void compute_totals(struct vmsa_summary *sum)
 			   t->kswapd_wakeups;
 	t->scans_missing = windows > 0 && isolates == 0;
 	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		sum->writes_unknown |= sum->sources[i].traits.writes_rejected > 0;
 }
 
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)

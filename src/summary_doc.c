@@ -754,7 +754,13 @@ static enum vmsa_merge rule_of_type(jo *v)
 static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *f)
 {
 	jo *dv = NULL;
-	json_object_object_get_ex(d, key, &dv);
+	bool had = json_object_object_get_ex(d, key, &dv);
+	/* a sum of what one of them cannot tell is not known either (the
+	 * writes, where a line of a write event was rejected) */
+	if (f && f->merge == VMSA_MERGE_SUM_UNKNOWN && had && (!dv || !sv)) {
+		json_object_object_add(d, key, NULL);
+		return 0;
+	}
 	if (!sv)
 		return 0;
 	if (!dv) {
@@ -793,11 +799,12 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 		}
 		return 0;
 	case VMSA_MERGE_SUM:
+	case VMSA_MERGE_SUM_UNKNOWN:
 	case VMSA_MERGE_MIN:
 	case VMSA_MERGE_MAX:
 		if (is_int(dv)) {
 			uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv);
-			set_u(d, key, rule == VMSA_MERGE_SUM ? a + b
+			set_u(d, key, rule != VMSA_MERGE_MIN && rule != VMSA_MERGE_MAX ? a + b
 				      : rule == VMSA_MERGE_MIN ? (a < b ? a : b)
 							       : (a > b ? a : b));
 		}
@@ -958,7 +965,7 @@ static bool merge_natively(const struct vmsa_doc *dst, const struct vmsa_doc *sr
 		return false;
 	struct vmsa_known a = vmsa_known_of(dst->sum), b = vmsa_known_of(src->sum);
 	return a.sync == b.sync && a.scanned == b.scanned && a.reclaimed == b.reclaimed &&
-	       a.end_reclaimed == b.end_reclaimed;
+	       a.end_reclaimed == b.end_reclaimed && a.writes == b.writes;
 }
 
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
@@ -1488,6 +1495,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->unwrapped_events = count_of(tr, "unwrapped_events");
 	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
 	t->report_files = count_of(tr, "report_files");
+	t->writes_rejected = count_of(tr, "writes_rejected");
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)
 								  : 0;
@@ -1570,6 +1578,7 @@ static void known_from_root(struct vmsa_summary *sum, jo *root)
 	sum->totals.sync_applicable = json_object_get_boolean(member(tot, "sync_io_applicable"));
 	sum->totals.scans_missing = known && !json_object_get_boolean(known);
 	sum->reclaims_missing = has_note(member(root, "notes"), "reclaims_missing");
+	sum->writes_unknown = has_note(member(root, "notes"), "writes_unknown");
 	/* the writer's null: some end event did not say its nr_reclaimed */
 	sum->ends_without_reclaimed = said_null(member(tot, "direct"), "end_nr_reclaimed_pages");
 }

@@ -201,6 +201,15 @@ static uint64_t tasks_folded(const struct vmsa_summary *sum)
 	return sum->totals.tasks_folded;
 }
 
+static uint64_t writes_rejected(const struct vmsa_summary *sum)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		n += sum->sources[i].traits.writes_rejected;
+	/* (a summary read back knows the note, perhaps not the count) */
+	return n ? n : sum->writes_unknown;
+}
+
 static uint64_t wrapped(const struct vmsa_summary *sum)
 {
 	uint64_t n = 0;
@@ -276,6 +285,12 @@ const struct vmsa_note vmsa_notes[] = {
 		    "pages reclaimed are unknown, not 0; the end events' nr_reclaimed sum is shown "
 		    "apart (docs/attribution.md)."},
 	 .count = reclaims_missing},
+	{NOTE("writes_unknown",
+	      "lines of write events were rejected; the write counts are unknown"),
+	 .report = {"", " lines of write events (writepage, write_folio) were rejected: "
+			"whether they wrote file or anon pages, sync or async, is not known; the "
+			"write counts are unknown, not 0."},
+	 .count = writes_rejected},
 	{NOTE("timestamps_went_backwards", "some latencies were counted as 0"),
 	 .report = {"timestamps went backwards ",
 		    " times (CPUs' clocks out of step, or inputs out of order); those latencies "

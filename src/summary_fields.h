@@ -20,7 +20,8 @@
 
 /* How two summaries' values of a field combine (docs/json-schema.md, "Merging"). */
 enum vmsa_merge {
-	VMSA_MERGE_SUM,		/* counters add */
+	VMSA_MERGE_SUM,		/* counters add (a null and a number: the number) */
+	VMSA_MERGE_SUM_UNKNOWN,	/* counters add; null when either is null */
 	VMSA_MERGE_MIN,
 	VMSA_MERGE_MAX,
 	VMSA_MERGE_FIRST,	/* the first summary's value (names, versions, ids) */
@@ -90,6 +91,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VF_RULE_NULL(u, m) .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_##m, .nullable = true
 #define VF_SUM(u) VF_RULE(u, SUM)
 #define VF_SUM_NULL(u) VF_RULE_NULL(u, SUM)
+#define VF_SUM_UNKNOWN(u) VF_RULE_NULL(u, SUM_UNKNOWN)
 #define VF_FIRST(u) VF_RULE(u, FIRST)
 #define VF_FIRST_NULL(u) VF_RULE_NULL(u, FIRST)
 #define VF_OBJ(s) .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_OBJECT, .shape = &s
@@ -118,17 +120,22 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("hi_ns", VF_FIRST(NS), "upper bound, inclusive", u64(hi))             \
 	X("count", VF_SUM(COUNT), "values in the bucket", u64(vmsa_hist_bucket(h, i)))
 
-/* a context's writes: counters c, kn.sync: the kernel can write synchronously */
+/* a context's writes: counters c, kn.sync: the kernel can write synchronously,
+ * kn.writes: no write event's line was rejected */
 #define VMSA_WRITES_FIELDS(X)                                                                 \
-	X("file_async", VF_SUM(COUNT), "asynchronous file page writes (events)", u64(c->write[1][0])) \
-	X("anon_async", VF_SUM(COUNT), "asynchronous anon page writes (events)", u64(c->write[0][0])) \
-	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
-	  "synchronous file page writes; null when the kernel cannot write synchronously",    \
-	  kn.sync ? u64(c->write[1][1]) : NULL)                                                   \
-	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
-	  kn.sync ? u64(c->write[0][1]) : NULL)                                                   \
-	X("pages", VF_SUM_NULL(PAGES), "pages written; null unless the events carry nr_pages", \
-	  c->write_events_with_pages ? u64(c->write_pages) : NULL)
+	X("file_async", VF_SUM_UNKNOWN(COUNT),                                                    \
+	  "asynchronous file page writes (events); null when a write event's line was "       \
+	  "rejected (note writes_unknown)", kn.writes ? u64(c->write[1][0]) : NULL)              \
+	X("anon_async", VF_SUM_UNKNOWN(COUNT), "asynchronous anon page writes (events); null as " \
+	  "file_async", kn.writes ? u64(c->write[0][0]) : NULL)                                  \
+	X("file_sync", VF_SUM_UNKNOWN(COUNT),                                                     \
+	  "synchronous file page writes; null when the kernel cannot write synchronously, "   \
+	  "and as file_async", kn.sync && kn.writes ? u64(c->write[1][1]) : NULL)                \
+	X("anon_sync", VF_SUM_UNKNOWN(COUNT), "synchronous anon page writes; null as file_sync",   \
+	  kn.sync && kn.writes ? u64(c->write[0][1]) : NULL)                                     \
+	X("pages", VF_SUM_UNKNOWN(PAGES),                                                         \
+	  "pages written; null unless the events carry nr_pages, and as file_async",           \
+	  kn.writes && c->write_events_with_pages ? u64(c->write_pages) : NULL)
 
 /*
  * A reclaim context's counters c (after its window counters,
@@ -394,7 +401,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("report_files", VF_FIRST(COUNT),                                               \
 	   "trace-cmd report of several trace.dat files (`-i a.dat -i b.dat`): the "      \
 	   "files, by the `FILE: cpus=N` line it prints for each, when any: their events " \
-	   "are interleaved by time and analyzed as one trace", u64_any(t->report_files))
+	   "are interleaved by time and analyzed as one trace", u64_any(t->report_files))  \
+	XO("writes_rejected", VF_FIRST(COUNT),                                              \
+	   "lines of write events (writepage, write_folio) rejected, when any: the write " \
+	   "counts are null (note writes_unknown)", u64_any(t->writes_rejected))
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \

@@ -342,6 +342,10 @@ struct vmsa_traits {
 	 * "FILE: cpus=N" lines it printed, one a file (one file's report says
 	 * "cpus=N" without a name: 0) */
 	uint64_t report_files;
+	/* lines of a write event (writepage, write_folio) rejected: what they
+	 * said, file or anon, sync or async, is not known, so neither are the
+	 * write counts */
+	uint64_t writes_rejected;
 };
 
 /* The top buffer's name for --instance (an instance of that name cannot be

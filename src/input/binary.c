@@ -377,6 +377,7 @@ static enum vmsa_bin_result decode(struct vmsa_bin_decoder *dec, const struct ev
 	int rc = d->desc->build(&v, ev, dec->traits);
 	if (rc) {
 		enum vmsa_reject_reason rej = (enum vmsa_reject_reason)(-rc - 1);
+		dec->traits->writes_rejected += ev->type == VMSA_EV_WRITE;
 		dec->counts->lines_rejected++;
 		dec->counts->rejected_by_reason[rej]++;
 		*reason = rej;

@@ -343,12 +343,13 @@ have_header:;
 			vmsa_name_count_add(p->traits.event_other, h.name, h.name_len, 1, 0);
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
+	const struct text_event *te = &p->names[id];
+	const struct vmsa_event_desc *d = te->desc;
 	if (h.comm_len > MAX_COMM) {
+		p->traits.writes_rejected += d->type == VMSA_EV_WRITE;
 		*reason = VMSA_REJECT_COMM_TOO_LONG;
 		return not_event(p, line, len, VMSA_LINE_REJECTED);
 	}
-	const struct text_event *te = &p->names[id];
-	const struct vmsa_event_desc *d = te->desc;
 	struct value_memo *vm = NULL;
 	const char *vt = h.fields;
 	size_t n = 0;
@@ -380,6 +381,7 @@ have_header:;
 		vmsa_count_name(te->nm, &p->traits);
 		int r = d->build(&v, ev, &p->traits);
 		if (r) {
+			p->traits.writes_rejected += d->type == VMSA_EV_WRITE;
 			*reason = (enum vmsa_reject_reason)(-r - 1);
 			return not_event(p, line, len, VMSA_LINE_REJECTED);
 		}
@@ -667,6 +669,7 @@ void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 	t->top_buffer_events += d->top_buffer_events;
 	vmsa_name_counts_add(t->instance_events, d->instance_events);
 	t->report_files += d->report_files;
+	t->writes_rejected += d->writes_rejected;
 	if (t->dialect == VMSA_DIALECT_UNKNOWN)
 		t->dialect = d->dialect;
 }

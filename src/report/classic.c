@@ -560,10 +560,9 @@ static void cells6(struct vmsa_tb *t, const struct vmsa_summary *sum, uint64_t a
 	vmsa_tb_bytes(t, "  ", 2);
 	cell_k(t, vmsa_scanned(c), kn.scanned);
 	cell_k(t, vmsa_reclaimed(c), kn.reclaimed);
-	vmsa_tb_bytes(t, "  ", 2);
-	vmsa_tb_u64(t, c->write[1][1] + c->write[0][1], 8);
 	vmsa_tb_char(t, ' ');
-	vmsa_tb_u64(t, c->write[1][0] + c->write[0][0], 8);
+	cell_k(t, c->write[1][1] + c->write[0][1], kn.writes);
+	cell_k(t, c->write[1][0] + c->write[0][0], kn.writes);
 }
 
 static void process_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
@@ -667,10 +666,10 @@ static void summary_half(FILE *f, const struct vmsa_summary *sum, const struct s
 	if (h->direct && !kn.reclaimed) /* docs/attribution.md: an approximation, labelled */
 		line_k(f, LABEL("pages reclaimed (from end events)"), c->end_nr_reclaimed,
 		       kn.end_reclaimed);
-	field_u(f, PATH("writes.file_sync"), c->write_file_sync);
-	field_u(f, PATH("writes.anon_sync"), c->write_anon_sync);
-	field_u(f, PATH("writes.file_async"), c->write_file_async);
-	field_u(f, PATH("writes.anon_async"), c->write_anon_async);
+	field_k(f, PATH("writes.file_sync"), c->write_file_sync, kn.writes);
+	field_k(f, PATH("writes.anon_sync"), c->write_anon_sync, kn.writes);
+	field_k(f, PATH("writes.file_async"), c->write_file_async, kn.writes);
+	field_k(f, PATH("writes.anon_async"), c->write_anon_async, kn.writes);
 	if (h->direct)
 		field_u(f, "totals.wakeup_kswapd_requests", t->wakeup_kswapd);
 	field_s(f, PATH(h->time), c->latency_ns);
@@ -711,8 +710,10 @@ static void additions(FILE *f, const struct vmsa_summary *sum)
 			line_k(f, label, c->end_nr_reclaimed, kn.end_reclaimed);
 		}
 		snprintf(label, sizeof(label), "%s reclaim writes:", title[i]);
-		line_u(f, label, c->write_file_async + c->write_anon_async + c->write_file_sync +
-					 c->write_anon_sync);
+		line_k(f, label,
+		       c->write_file_async + c->write_anon_async + c->write_file_sync +
+			       c->write_anon_sync,
+		       kn.writes);
 		snprintf(label, sizeof(label), "Time in %s reclaim:", title[i]);
 		line_s(f, label, c->latency_ns);
 	}

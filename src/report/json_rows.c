@@ -404,7 +404,7 @@ void vmsa_jw_release(struct vmsa_jw *w)
 {
 	free(w->p);
 	for (int i = 0; i < VMSA_JW_BLANKS; i++)
-		for (int k = 0; k < 16; k++)
+		for (int k = 0; k < 32; k++)
 			free(w->blank[i][k].text);
 	memset(w, 0, sizeof(*w));
 }
@@ -425,7 +425,8 @@ enum { BLANK_HIST = 3, BLANK_THROTTLE = 4 };
 static struct vmsa_jw_blank *blank_of(struct vmsa_jw *w, unsigned kind, struct vmsa_known kn)
 {
 	return &w->blank[kind][(unsigned)kn.sync | (unsigned)kn.scanned << 1 |
-			       (unsigned)kn.reclaimed << 2 | (unsigned)kn.end_reclaimed << 3];
+			       (unsigned)kn.reclaimed << 2 | (unsigned)kn.end_reclaimed << 3 |
+			       (unsigned)kn.writes << 4];
 }
 
 /* The blank object of a kind that does not depend on what is known */

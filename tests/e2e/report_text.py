@@ -154,6 +154,40 @@ def main():
                        capture_output=True, text=True)
     check("... check 'input.events_lost == 0' fails on it", p.returncode != 0, p.stdout)
 
+    # 5. a write event whose line is rejected: the write counts are unknown
+    bare = os.path.join(work, "bare-write.txt")
+    with open(bare, "w") as f:
+        f.write(line("dd", 100, 0, 3.0, "mm_vmscan_direct_reclaim_begin",
+                     "order=0 gfp_flags=GFP_KERNEL"))
+        f.write(line("dd", 100, 0, 3.1, "mm_vmscan_write_folio",
+                     "flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"))
+        f.write(line("dd", 100, 0, 3.2, "mm_vmscan_write_folio", ""))  # (no fields)
+        f.write(line("dd", 100, 0, 3.5, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=1"))
+    rc, js = run(tool, bare, "-f", "json")
+    d = json.loads(js)
+    w = d["totals"]["direct"]["writes"]
+    check("a write line rejected: the write counts null, the note and the trait say why",
+          w["file_async"] is None and w["anon_async"] is None and
+          d["processes"][0]["direct"]["writes"]["file_async"] is None and
+          d["input"]["sources"][0]["traits"].get("writes_rejected") == 1 and
+          any(n.startswith("writes_unknown:") for n in d["notes"]), (w, d["notes"]))
+    rc, out = run(tool, bare)
+    check("... the classic report says unknown",
+          "Direct reclaim write file async I/O:\tunknown" in out and
+          "Note: 1 lines of write events (writepage, write_folio) were rejected" in out,
+          out[-700:])
+    p = subprocess.run([tool, "check", "-t", "totals.direct.writes.file_async == 0", bare],
+                       capture_output=True, text=True)
+    check("... check 'totals.direct.writes.file_async == 0' fails on it", p.returncode == 8,
+          p.stdout)
+    jb = os.path.join(work, "bare-write.json")
+    with open(jb, "w") as f:
+        f.write(js)
+    m = subprocess.run([tool, "merge", jb, jd], capture_output=True, text=True)
+    mw = json.loads(m.stdout)["totals"]["direct"]["writes"] if m.returncode == 0 else {}
+    check("... merged with a summary that knows its writes: still unknown",
+          mw.get("file_async", 0) is None, m.stderr or mw)
+
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1

@@ -212,22 +212,26 @@ def main():
                 check("%s: report with both tables" % label, False, p.stderr[-300:])
                 continue
             col = column
+
+            def both(a, b):
+                """a + b, unknown (None) when both are"""
+                return None if a is None and b is None else a + b
             want = [
                 ("direct reclaims", col(proc, 0), s["Direct reclaims"]),
                 ("wake kswapd requests", col(proc, 1), s["Wake kswapd requests"]),
                 ("direct pages scanned", col(proc, 2), s["Direct reclaim pages scanned"]),
                 ("direct pages reclaimed", col(proc, 3), s["Direct reclaim pages reclaimed"]),
-                ("direct sync writes", col(proc, 4), s["Direct reclaim write file sync I/O"] +
-                 s["Direct reclaim write anon sync I/O"]),
-                ("direct async writes", col(proc, 5), s["Direct reclaim write file async I/O"] +
-                 s["Direct reclaim write anon async I/O"]),
+                ("direct sync writes", col(proc, 4), both(s["Direct reclaim write file sync I/O"],
+                      s["Direct reclaim write anon sync I/O"])),
+                ("direct async writes", col(proc, 5), both(s["Direct reclaim write file async I/O"],
+                      s["Direct reclaim write anon async I/O"])),
                 ("kswapd wakeups", col(ksw, 0), s["Kswapd wakeups"]),
                 ("kswapd pages scanned", col(ksw, 2), s["Kswapd pages scanned"]),
                 ("kswapd pages reclaimed", col(ksw, 3), s["Kswapd pages reclaimed"]),
-                ("kswapd sync writes", col(ksw, 4), s["Kswapd reclaim write file sync I/O"] +
-                 s["Kswapd reclaim write anon sync I/O"]),
-                ("kswapd async writes", col(ksw, 5), s["Kswapd reclaim write file async I/O"] +
-                 s["Kswapd reclaim write anon async I/O"]),
+                ("kswapd sync writes", col(ksw, 4), both(s["Kswapd reclaim write file sync I/O"],
+                      s["Kswapd reclaim write anon sync I/O"])),
+                ("kswapd async writes", col(ksw, 5), both(s["Kswapd reclaim write file async I/O"],
+                      s["Kswapd reclaim write anon async I/O"])),
             ]
             bad = [(n, a, b) for n, a, b in want if a != b]
             # stall seconds: rows print 3 decimals, the Summary 2 or more
