@@ -9,7 +9,9 @@
   output included (/dev/full), exits 1 for every subcommand.
 - check fails closed: exit 9 on an input without a trace (empty, random
   bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
-  unknown fields are usage errors; a statistic of nothing holds vacuously, a
+  unknown fields are usage errors; a --thresholds file that cannot be read
+  whole (a directory, an I/O error) is exit 3 naming it, its lines are read
+  whole (no length limit, CRLF too); a statistic of nothing holds vacuously, a
   value the trace cannot tell fails unless --missing=pass; --format json and
   --junit FILE report the verdicts.
 - No silent options: an option that does not apply is exit 2 naming it.
@@ -327,6 +329,47 @@ def test_check_fails_closed(names):
     check("a violated threshold on an empty input: exit 9 (no trace), not 8", r.returncode == 9)
     r = gate(["-t", "totals.direct.reclaims > 100", "-t", "totals.direct.nope > 1", empty])
     check("  (an unknown field wins over an empty input: exit 2)", r.returncode == 2)
+
+    # a thresholds file is read whole, or the gate fails naming it
+    r = gate(["-t", ok, "--thresholds", d, names])
+    check("--thresholds naming a directory: exit 3 naming it, not a pass on -t alone",
+          r.returncode == 3 and d.encode() in r.stderr and r.stdout == b"",
+          (r.returncode, r.stdout, r.stderr))
+    r = gate(["--thresholds", d, names])
+    check("--thresholds naming a directory, no -t: exit 3 naming it",
+          r.returncode == 3 and d.encode() in r.stderr and b"wants thresholds" not in r.stderr,
+          (r.returncode, r.stderr))
+    if os.path.exists("/proc/self/mem"):
+        r = gate(["-t", ok, "--thresholds", "/proc/self/mem", names])
+        check("--thresholds of a file that fails to read: exit 3 naming it",
+              r.returncode == 3 and b"/proc/self/mem" in r.stderr, (r.returncode, r.stderr))
+    longc = os.path.join(d, "long-comment.thr")
+    with open(longc, "w") as f:
+        f.write("# " + "x" * 1100 + " totals.direct.reclaims > 1e18\n")
+        f.write("totals.direct.reclaims " + " " * 1100 + "== 3\n")
+    r = gate(["--thresholds", longc, names])
+    check("--thresholds: a line over 1024 bytes is one line (a long comment stays a comment)",
+          r.returncode == 0 and r.stdout.count(b"\n") == 1 and b"holds" in r.stdout,
+          (r.returncode, r.stdout, r.stderr))
+    crlf = os.path.join(d, "crlf.thr")
+    with open(crlf, "wb") as f:
+        f.write(b"# a gate\r\ntotals.direct.reclaims == 3\r\n\r\ntotals.direct.reclaims > 5\r\n")
+    r = gate(["--thresholds", crlf, names])
+    check("--thresholds: a CRLF file is read (each threshold judged)",
+          r.returncode == 8 and r.stdout.count(b"\n") == 2 and b"violated" in r.stdout,
+          (r.returncode, r.stdout, r.stderr))
+    nul = os.path.join(d, "nul.thr")
+    with open(nul, "wb") as f:
+        f.write(b"totals.direct.reclaims == 3\0 && totals.direct.reclaims > 5\n")
+    r = gate(["--thresholds", nul, names])
+    check("--thresholds: a NUL byte in a line is a usage error naming the file and line",
+          r.returncode == 2 and (nul + ":1").encode() in r.stderr, (r.returncode, r.stderr))
+    empty_thr = os.path.join(d, "comments.thr")
+    with open(empty_thr, "w") as f:
+        f.write("# nothing yet\n\n")
+    r = gate(["--thresholds", empty_thr, names])
+    check("--thresholds of comments only, no -t: exit 2 naming the file",
+          r.returncode == 2 and empty_thr.encode() in r.stderr, (r.returncode, r.stderr))
 
     # verdicts for machines
     exprs = ["totals.direct.reclaims == 3", "totals.direct.reclaims > 3", stall, notmeasured]
