@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -1054,6 +1055,10 @@ static int parse_operand(const char **pp, struct operand *o, char *msg, size_t m
 			snprintf(msg, msgn, "'%s' is not a number", p);
 			return VMSA_E_INVAL;
 		}
+		if (!isfinite(o->factor)) { /* (strtod takes nan and inf) */
+			snprintf(msg, msgn, "'%.*s' is not a finite number", (int)(end - p), p);
+			return VMSA_E_INVAL;
+		}
 		const char *q = skip(end);
 		if (*q != '*') {
 			*pp = q;
@@ -1104,7 +1109,8 @@ static void nothing_counted(const char *path, char *why, size_t n)
 /*
  * The value of o in d: 0 (*v), 1 for a statistic of nothing (its
  * histogram's count is 0), 2 for a value the trace cannot tell (null, or
- * absent from this summary); why says which.
+ * absent from this summary), 3 for a product that overflows a double; why
+ * says which.
  */
 static int operand_value(const struct vmsa_doc *d, const struct operand *o, double *v, char *why,
 			 size_t wn)
@@ -1114,6 +1120,11 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 		return 0;
 	double x, count;
 	int r = vmsa_doc_number(d, o->path, &x);
+	if (r == 0 && !isfinite(o->factor * x)) {
+		/* (1e300 * a count: no verdict can be told of it) */
+		snprintf(why, wn, "%.15g * %s overflows a double", o->factor, o->path);
+		return 3;
+	}
 	if (r == 0) {
 		*v = o->factor * x;
 		return 0;
@@ -1195,7 +1206,11 @@ int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing
 	int rb = operand_value(d, bound, &t->bound, why_b, sizeof(why_b));
 	t->measured_null = rm != 0;
 	t->bound_null = rb != 0;
-	if (rm == 2 || rb == 2) {
+	if (rm == 3 || rb == 3) {
+		/* a value, but none a double holds: fails, whatever --missing says */
+		t->verdict = VMSA_VERDICT_NOT_MEASURED;
+		t->pass = 0;
+	} else if (rm == 2 || rb == 2) {
 		t->verdict = VMSA_VERDICT_NOT_MEASURED;
 		t->pass = missing_pass != 0;
 	} else if (rm || rb) {
@@ -1214,8 +1229,9 @@ int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing
 	char m[400], bd[400];
 	describe(m, sizeof(m), field, t->measured, t->measured_null);
 	describe(bd, sizeof(bd), bound, t->bound, t->bound_null);
-	const char *reason = rm == 2 || (rm == 1 && rb != 2) ? why : why_b;
-	const char *tail = t->verdict != VMSA_VERDICT_NOT_MEASURED ? ""
+	const char *reason = rm == 3 || (rm == 2 && rb != 3) || (rm == 1 && rb < 2) ? why : why_b;
+	const char *tail = rm == 3 || rb == 3 ? " (fails)"
+			   : t->verdict != VMSA_VERDICT_NOT_MEASURED ? ""
 			   : t->pass ? " (passes: --missing=pass)"
 				     : " (fails; --missing=pass lets it pass)";
 	if (t->verdict == VMSA_VERDICT_VACUOUS || t->verdict == VMSA_VERDICT_NOT_MEASURED)

@@ -330,6 +330,27 @@ def test_check_fails_closed(names):
     r = gate(["-t", "totals.direct.reclaims > 100", "-t", "totals.direct.nope > 1", empty])
     check("  (an unknown field wins over an empty input: exit 2)", r.returncode == 2)
 
+    # a bound is a finite number: NaN would pass with !=, and neither is JSON
+    for expr in ("totals.direct.reclaims != +nan", "+nan * totals.direct.reclaims != 3",
+                 "totals.direct.reclaims < +inf", "totals.direct.reclaims > -Infinity",
+                 "totals.direct.reclaims != nan"):
+        for fmt in ([], ["-f", "json"]):
+            r = gate(fmt + ["-t", expr, names])
+            check("threshold '%s' %s: usage error (not a finite number)" % (expr, " ".join(fmt)),
+                  r.returncode == 2 and r.stdout == b"" and
+                  (b"not a finite number" in r.stderr or b"not a field of the summary" in
+                   r.stderr), (r.returncode, r.stdout, r.stderr))
+    for missing in ([], ["--missing=pass"]):
+        r = gate(missing + ["-f", "json", "-t", "1e308 * totals.direct.reclaims > 3", names])
+        try:
+            doc = json.loads(r.stdout)
+        except ValueError:
+            doc = None
+        check("a product past a double's range fails %s, its -f json document is JSON" %
+              " ".join(missing), r.returncode == 8 and doc is not None and
+              doc["thresholds"][0]["measured"] is None and b"overflows" in r.stdout,
+              (r.returncode, r.stdout))
+
     # a thresholds file is read whole, or the gate fails naming it
     r = gate(["-t", ok, "--thresholds", d, names])
     check("--thresholds naming a directory: exit 3 naming it, not a pass on -t alone",
