@@ -21,6 +21,9 @@ static int load_all(struct cli *c, int n, char **paths, struct vmsa_doc **all_ou
 		int err = vmsa_doc_merge(all, d);
 		if (err == VMSA_E_NOMEM)
 			cli_error(paths[i], err, 0);
+		else if (err == VMSA_E_OVERFLOW)
+			fprintf(stderr, "vmscan-analyze: %s: cannot be merged: %s\n", paths[i],
+				vmsa_strerror(err));
 		else if (err)
 			fprintf(stderr, "vmscan-analyze: %s: cannot be merged (different layout)\n",
 				paths[i]);

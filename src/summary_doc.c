@@ -312,6 +312,73 @@ io:;
 	return NULL;
 }
 
+/* The integer's digits [p, e) (no sign) are at most lim's value */
+static bool digits_within(const char *p, const char *e, const char *lim)
+{
+	size_t n = (size_t)(e - p), l = strlen(lim);
+	return n < l || (n == l && memcmp(p, lim, n) <= 0);
+}
+
+const char *vmsa_json_bad_number(const char *t, size_t n, const char **why)
+{
+	const char *p = t, *e = t + n;
+	while (p < e) {
+		char ch = *p;
+		if (ch == '"') {
+			const char *q = string_end(p, e);
+			if (!q)
+				return NULL; /* (not JSON: json-c says where) */
+			p = q;
+			continue;
+		}
+		if (ch == '-' || (ch >= '0' && ch <= '9')) {
+			const char *s = p, *d = ch == '-' ? p + 1 : p, *q = d;
+			while (q < e && *q >= '0' && *q <= '9')
+				q++;
+			if (q == d && q < e && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z'))) {
+				*why = "NaN and Infinity are not JSON numbers";
+				return s;
+			}
+			if (q - d > 1 && *d == '0') {
+				*why = "a number with a leading zero is not JSON";
+				return s;
+			}
+			if (q < e && (*q == '.' || *q == 'e' || *q == 'E')) {
+				/* (t is NUL-terminated: strtod stops at the number's end) */
+				char *end;
+				double v = strtod(s, &end);
+				q = end;
+				if (!isfinite(v)) {
+					*why = "the number is out of a double's range";
+					return s;
+				}
+			} else if (!digits_within(d, q, ch == '-' ? "9223372036854775808"
+								  : "18446744073709551615")) {
+				*why = ch == '-' ? "the integer is below -2^63"
+						 : "the integer is past 2^64 - 1";
+				return s;
+			}
+			p = q > p ? q : p + 1;
+			continue;
+		}
+		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) {
+			const char *q = p;
+			while (q < e && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+				q++;
+			size_t l = (size_t)(q - p);
+			if (!((l == 4 && (!memcmp(p, "true", 4) || !memcmp(p, "null", 4))) ||
+			      (l == 5 && !memcmp(p, "false", 5)))) {
+				*why = "NaN and Infinity are not JSON numbers";
+				return p;
+			}
+			p = q;
+			continue;
+		}
+		p++;
+	}
+	return NULL;
+}
+
 /* The JSON value of the n bytes at t, NULL if they are not one (and
  * nothing but white space after it: two summaries in one file are not the
  * first one) */
@@ -452,6 +519,12 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	char *text = read_text(path, &n);
 	if (!text)
 		return errno == ENOMEM ? VMSA_E_NOMEM : errno == EILSEQ ? VMSA_E_CORRUPT : VMSA_E_IO;
+	const char *why;
+	if (vmsa_json_bad_number(text, n, &why)) {
+		/* (json-c reads NaN, keeps 2^64 - 1 for 2^64 + 5: not a summary's values) */
+		free(text);
+		return VMSA_E_CORRUPT;
+	}
 	struct list_text lists[2] = {{NULL, NULL}, {NULL, NULL}};
 	size_t len = 0;
 	char *cut = n < INT_MAX ? without_rows(text, n, &len, lists) : NULL;
@@ -467,7 +540,9 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	    strcmp(json_object_get_string(schema) ? json_object_get_string(schema) : "",
 		   VMSA_SCHEMA_NAME) != 0 ||
 	    !json_object_object_get_ex(root, "schema_version", &ver) ||
-	    json_object_get_int(ver) != VMSA_SCHEMA_VERSION) {
+	    /* the integer 1, not 1.9, "1x" or true (json_object_get_int() takes them) */
+	    !json_object_is_type(ver, json_type_int) ||
+	    json_object_get_int64(ver) != VMSA_SCHEMA_VERSION) {
 		json_object_put(root);
 		free(text);
 		return VMSA_E_UNSUPPORTED;
@@ -578,13 +653,23 @@ static uint64_t bucket_hi(const void *ctx, size_t i)
 	return u(json_object_array_get_idx(ctx, i), "hi_ns");
 }
 
+/* a + b into *sum: false when it passes 2^64 - 1 (a merge then fails: a
+ * count that wrapped would be a small, plausible and wrong number) */
+static bool add_u64(uint64_t a, uint64_t b, uint64_t *sum)
+{
+	*sum = a + b;
+	return *sum >= a;
+}
+
 static int merge_hist(jo *d, jo *s)
 {
-	uint64_t dc = u(d, "count"), sc = u(s, "count");
+	uint64_t dc = u(d, "count"), sc = u(s, "count"), count, sum_ns;
 	if (u(d, "sub_buckets_log2") != u(s, "sub_buckets_log2"))
 		return VMSA_E_INVAL;
 	if (!sc)
 		return 0;
+	if (!add_u64(dc, sc, &count) || !add_u64(u(d, "sum_ns"), u(s, "sum_ns"), &sum_ns))
+		return VMSA_E_OVERFLOW;
 	jo *db, *sb;
 	json_object_object_get_ex(d, "buckets", &db);
 	json_object_object_get_ex(s, "buckets", &sb);
@@ -594,7 +679,10 @@ static int merge_hist(jo *d, jo *s)
 		for (j = 0; j < json_object_array_length(db); j++) {
 			jo *f = json_object_array_get_idx(db, j);
 			if (u(f, "lo_ns") == u(e, "lo_ns")) {
-				set_u(f, "count", u(f, "count") + u(e, "count"));
+				uint64_t c;
+				if (!add_u64(u(f, "count"), u(e, "count"), &c))
+					return VMSA_E_OVERFLOW;
+				set_u(f, "count", c);
 				break;
 			}
 		}
@@ -605,9 +693,8 @@ static int merge_hist(jo *d, jo *s)
 	uint64_t mn = dc ? (u(d, "min_ns") < u(s, "min_ns") ? u(d, "min_ns") : u(s, "min_ns"))
 			 : u(s, "min_ns");
 	uint64_t mx = u(d, "max_ns") > u(s, "max_ns") ? u(d, "max_ns") : u(s, "max_ns");
-	uint64_t count = dc + sc;
 	set_u(d, "count", count);
-	set_u(d, "sum_ns", u(d, "sum_ns") + u(s, "sum_ns"));
+	set_u(d, "sum_ns", sum_ns);
 	set_u(d, "min_ns", mn);
 	set_u(d, "max_ns", mx);
 	struct vmsa_buckets bk = {db, json_object_array_length(db), bucket_count, bucket_hi};
@@ -797,8 +884,10 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 	case VMSA_MERGE_MIN:
 	case VMSA_MERGE_MAX:
 		if (is_int(dv)) {
-			uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv);
-			set_u(d, key, rule == VMSA_MERGE_SUM ? a + b
+			uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv), sum;
+			if (rule == VMSA_MERGE_SUM && !add_u64(a, b, &sum))
+				return VMSA_E_OVERFLOW;
+			set_u(d, key, rule == VMSA_MERGE_SUM ? sum
 				      : rule == VMSA_MERGE_MIN ? (a < b ? a : b)
 							       : (a > b ? a : b));
 		}
