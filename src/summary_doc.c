@@ -1177,29 +1177,80 @@ static int parse_operand(const char **pp, struct operand *o, char *msg, size_t m
 	return 0;
 }
 
-/* What a histogram of nothing means, for the vacuous verdict. */
-static void nothing_counted(const char *path, char *why, size_t n)
+/* The histograms check can read, what they count, and the counts that say
+ * one of their periods began (a reclaim that has not ended is one) */
+static const struct nothing_hist {
+	const char *hist, *what, *periods, *began[4];
+} nothing_hists[] = {
+	{"latency.direct_stall_ns.", "direct reclaim stalls", "direct reclaim(s)",
+	 {"totals.direct.reclaims", "totals.direct.in_progress"}},
+	{"latency.kswapd_awake_ns.", "kswapd awake periods", "kswapd wake-up(s)",
+	 {"totals.kswapd.wakeups", "totals.kswapd.awake_in_progress"}},
+	{"latency.memcg_reclaim_ns.", "memcg reclaims", "memcg reclaim(s)",
+	 {"totals.memcg.reclaims", "totals.memcg.in_progress", "totals.memcg_softlimit.reclaims",
+	  "totals.memcg_softlimit.in_progress"}},
+};
+
+/*
+ * A statistic of a histogram whose count is 0: 1 (vacuous) when nothing it
+ * counts happened, 2 (not measured) when the summary says some happened
+ * (begun and never ended) or may have (lines rejected, events lost): its
+ * value is then unknown, never "no stalls".  An end without a begin is not
+ * counted as doubt: it names its context only in the trace (the summary's
+ * count is of every context and of kswapd sleeps), and nearly every trace
+ * starts in the middle of something.  why says which.
+ */
+static int nothing_counted(const struct vmsa_doc *d, const char *path, char *why, size_t n)
 {
-	static const struct {
-		const char *hist, *what;
-	} hists[] = {
-		{"latency.direct_stall_ns.", "no direct reclaim stalls"},
-		{"latency.kswapd_awake_ns.", "no kswapd awake periods"},
-		{"latency.memcg_reclaim_ns.", "no memcg reclaims"},
-	};
-	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
-		if (!strncmp(path, hists[i].hist, strlen(hists[i].hist))) {
-			snprintf(why, n, "vacuous: %s", hists[i].what);
-			return;
+	const struct nothing_hist *h = NULL;
+	for (size_t i = 0; i < sizeof(nothing_hists) / sizeof(nothing_hists[0]); i++)
+		if (!strncmp(path, nothing_hists[i].hist, strlen(nothing_hists[i].hist)))
+			h = &nothing_hists[i];
+	double v, began = 0;
+	for (size_t i = 0; h && i < sizeof(h->began) / sizeof(h->began[0]) && h->began[i]; i++) {
+		if (vmsa_doc_number(d, h->began[i], &v) != 0) {
+			snprintf(why, n, "not measured: %s is unknown, so %s may have happened",
+				 h->began[i], h->what);
+			return 2;
 		}
-	snprintf(why, n, "vacuous: nothing was counted (count is 0)");
+		began = v > began ? v : began; /* (in progress: some of the begun) */
+	}
+	const char *what = h ? h->what : "what it counts";
+	if (began > 0) {
+		snprintf(why, n, "not measured: %.0f %s began and none completed (in progress "
+				 "at the end, or cut)", began, h->periods);
+		return 2;
+	}
+	static const struct {
+		const char *path, *says;
+	} doubt[] = {
+		{"input.lines_rejected", "line(s) were rejected"},
+		{"input.events_lost", "event(s) were lost by the tracer"},
+	};
+	for (size_t i = 0; i < sizeof(doubt) / sizeof(doubt[0]); i++) {
+		int r = vmsa_doc_number(d, doubt[i].path, &v);
+		if (r == 0 && v == 0)
+			continue;
+		if (r == 0)
+			snprintf(why, n, "not measured: none of %s completed, but %.0f %s: they "
+					 "may have been some", what, v, doubt[i].says);
+		else
+			snprintf(why, n, "not measured: none of %s completed, but %s is unknown",
+				 what, doubt[i].path);
+		return 2;
+	}
+	if (h)
+		snprintf(why, n, "vacuous: no %s", h->what);
+	else
+		snprintf(why, n, "vacuous: nothing was counted (count is 0)");
+	return 1;
 }
 
 /*
  * The value of o in d: 0 (*v), 1 for a statistic of nothing (its
- * histogram's count is 0), 2 for a value the trace cannot tell (null, or
- * absent from this summary), 3 for a product that overflows a double; why
- * says which.
+ * histogram's count is 0, and nothing it counts happened: nothing_counted()),
+ * 2 for a value the trace cannot tell (null, or absent from this summary),
+ * 3 for a product that overflows a double; why says which.
  */
 static int operand_value(const struct vmsa_doc *d, const struct operand *o, double *v, char *why,
 			 size_t wn)
@@ -1227,10 +1278,8 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 	char *dot = strrchr(parent, '.');
 	if (dot) {
 		strcpy(dot + 1, "count");
-		if (vmsa_doc_number(d, parent, &count) == 0 && count == 0) {
-			nothing_counted(o->path, why, wn);
-			return 1;
-		}
+		if (vmsa_doc_number(d, parent, &count) == 0 && count == 0)
+			return nothing_counted(d, o->path, why, wn);
 	}
 	snprintf(why, wn, "not measured: the trace cannot tell %s", o->path);
 	return 2;

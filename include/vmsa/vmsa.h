@@ -1054,7 +1054,7 @@ const char *vmsa_unit_name(enum vmsa_unit u);
 enum vmsa_verdict {
 	VMSA_VERDICT_HOLDS,
 	VMSA_VERDICT_VIOLATED,
-	VMSA_VERDICT_VACUOUS,		/* a statistic of nothing (a histogram's count is 0): passes */
+	VMSA_VERDICT_VACUOUS,		/* a statistic of nothing (nothing it counts happened): passes */
 	VMSA_VERDICT_NOT_MEASURED,	/* a value the trace cannot tell (null or absent) */
 };
 
@@ -1078,10 +1078,13 @@ struct vmsa_threshold {
  * evaluated on @d into *@t.  A field the trace cannot tell (null, or absent
  * from @d) is VMSA_VERDICT_NOT_MEASURED, which passes only with
  * @missing_pass; a statistic of a histogram that counted nothing is
- * VMSA_VERDICT_VACUOUS and passes.  @d NULL: only parsed (t->field and
- * t->op set).  Returns 0, or VMSA_E_INVAL for an expression that does not
- * parse, names no field, a path not in the schema or not a number, with
- * the reason in t->message.
+ * VMSA_VERDICT_VACUOUS and passes when nothing it counts happened, else (one
+ * began and never ended; lines rejected, events lost)
+ * it is not measured.  A finite NUMBER * path past a double's range is not
+ * measured and fails even with @missing_pass.  @d NULL: only parsed
+ * (t->field and t->op set).  Returns 0, or VMSA_E_INVAL for an expression
+ * that does not parse, names no field, a path not in the schema or not a
+ * number, a number that is not finite, with the reason in t->message.
  */
 int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
 			 struct vmsa_threshold *t);

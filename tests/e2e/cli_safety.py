@@ -11,7 +11,9 @@
   bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
   unknown fields are usage errors; a --thresholds file that cannot be read
   whole (a directory, an I/O error) is exit 3 naming it, its lines are read
-  whole (no length limit, CRLF too); a statistic of nothing holds vacuously, a
+  whole (no length limit, CRLF too); a statistic of nothing holds vacuously
+  only when nothing it counts happened (not when one began and never ended,
+  or lines were rejected or events lost), a
   value the trace cannot tell fails unless --missing=pass; --format json and
   --junit FILE report the verdicts.
 - No silent options: an option that does not apply is exit 2 naming it.
@@ -303,6 +305,37 @@ def test_check_fails_closed(names):
           r.returncode == 0 and b"vacuous: no direct reclaim stalls" in r.stdout and
           b"latency.direct_stall_ns.p99_ns = null, bound 5000000" in r.stdout,
           (r.returncode, r.stdout, r.stderr))
+    # a statistic of nothing is vacuous only when nothing it counts happened
+    open_end = os.path.join(d, "in-progress.txt")
+    with open(open_end, "w") as f:
+        f.write("  dd-100 [001] 20.000000: mm_vmscan_direct_reclaim_begin: order=0\n"
+                "  kswapd0-45 [000] 30.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n")
+    for expr in ("latency.direct_stall_ns.max_ns < 1e6", "latency.direct_stall_ns.p99_ns < 1e6",
+                 "latency.kswapd_awake_ns.p99_ns < 1"):
+        r = gate(["-t", expr, open_end])
+        check("'%s' of a trace whose one period never ended: not measured, exit 8" % expr,
+              r.returncode == 8 and b"not measured" in r.stdout and b"began and none "
+              b"completed" in r.stdout and b"vacuous" not in r.stdout, (r.returncode, r.stdout))
+        r = gate(["--missing=pass", "-t", expr, open_end])
+        check("  --missing=pass lets it pass", r.returncode == 0 and b"not measured" in r.stdout,
+              (r.returncode, r.stdout))
+    wrapped = fx("handmade", "wrapped-mail.txt")  # its reclaim lines broken, rejected
+    r = gate(["-t", "latency.direct_stall_ns.p99_ns < 1", wrapped])
+    check("a p99 of no stalls with rejected lines (a wrapped mail): not measured, exit 8",
+          r.returncode == 8 and b"were rejected" in r.stdout, (r.returncode, r.stdout))
+    doubt = os.path.join(d, "doubt.txt")
+    with open(doubt, "w") as f:
+        f.write("CPU:0 [LOST 3 EVENTS]\n" + open(calm).read())
+    r = gate(["-t", stall, doubt])
+    check("a p99 of no stalls with events lost: not measured, exit 8",
+          r.returncode == 8 and b"not measured" in r.stdout, (r.returncode, r.stdout))
+    with open(doubt, "w") as f:
+        f.write("  kswapd0-50 [000] 0.900000: mm_vmscan_kswapd_sleep: nid=0\n" +
+                open(calm).read())
+    r = gate(["-t", stall, doubt])
+    check("a p99 of no stalls in a trace begun in a kswapd wake-up (a sleep without its "
+          "wake): still vacuous", r.returncode == 0 and b"vacuous" in r.stdout,
+          (r.returncode, r.stdout))
     r = gate(["-t", "latency.kswapd_awake_ns.p99_ns < 1e6", calm])
     check("a measured p99 is still compared (kswapd awake 5 ms >= 1 ms: exit 8)",
           r.returncode == 8 and b"violated" in r.stdout, (r.returncode, r.stdout))
