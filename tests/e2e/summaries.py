@@ -282,6 +282,16 @@ def main():
     check("merge refuses a JSON that is not a summary", rc == 6 and b"bad.json" in err, err)
 
     not_json_numbers(tool, work, jsons[0])
+    wrong = os.path.join(work, "wrong-layout.json")
+    doc = json.load(open(jsons[0]))
+    doc["processes"] = "oops"
+    with open(wrong, "w") as f:
+        json.dump(doc, f)
+    for argv in ([tool, wrong], [tool, "-f", "json", wrong], [tool, jsons[0], wrong]):
+        r = subprocess.run(argv, capture_output=True)
+        check("%s: a summary of another layout is refused (exit 6) naming it" %
+              " ".join(os.path.basename(a) for a in argv[1:]),
+              r.returncode == 6 and wrong.encode() in r.stderr, (r.returncode, r.stderr))
 
     # compare: each cell is its summary's value; names; relative changes
     r = subprocess.run([tool, "compare", "--format", "json", "--name", "first", "--name",
