@@ -373,9 +373,10 @@ int cli_validate(const struct cli *c, enum cli_sub sub)
 	if (c->pretty && json && c->interval > 0)
 		return refuse("--pretty", "does not apply to --interval with --format json (one "
 					  "JSON document a line)");
-	if (c->latency_list && json)
+	/* (not only json: the metrics formats have no room for them either) */
+	if (c->latency_list && strcmp(c->format, "classic"))
 		return refuse("--latency-list", "applies to the classic format only");
-	if (c->histogram && json)
+	if (c->histogram && strcmp(c->format, "classic"))
 		return refuse("--histogram", "applies to the classic format only");
 	if ((c->sort || c->top) && strcmp(c->format, "classic"))
 		return refuse(c->sort ? "--sort" : "--top",
