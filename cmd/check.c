@@ -55,7 +55,12 @@ static int add_threshold(struct gate *g, const char *text)
 	return parse_threshold(&v[g->n++]);
 }
 
-/* One EXPR a line; '#' starts a comment, blank lines are skipped. */
+/*
+ * One EXPR a line, read whole (getline: no length limit); '#' starts a
+ * comment, blank lines are skipped, a line may end in CRLF.  A read error
+ * (a directory, an I/O error) is the file's error, never its end: the
+ * thresholds after it would be lost and the gate pass on the rest.
+ */
 static int read_thresholds(struct gate *g, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -63,19 +68,34 @@ static int read_thresholds(struct gate *g, const char *path)
 		cli_error(path, VMSA_E_IO, errno);
 		return cli_status(VMSA_E_IO, CLI_INPUT);
 	}
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
 	int status = EXIT_OK;
-	while (!status && fgets(line, sizeof(line), f)) {
+	for (long no = 1; !status && (errno = 0, got = getline(&line, &cap, f)) >= 0; no++) {
+		if (memchr(line, '\0', (size_t)got)) {
+			fprintf(stderr, "vmscan-analyze: %s:%ld: a NUL byte in a threshold line\n",
+				path, no);
+			status = EXIT_USAGE;
+			break;
+		}
 		char *h = strchr(line, '#');
 		if (h)
 			*h = '\0';
 		size_t l = strlen(line);
-		while (l && (line[l - 1] == '\n' || line[l - 1] == ' ' || line[l - 1] == '\t'))
+		while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ' ||
+			     line[l - 1] == '\t'))
 			line[--l] = '\0';
 		const char *b = skip(line);
 		if (*b)
 			status = add_threshold(g, b);
 	}
+	if (!status && ferror(f)) {
+		int e = errno;
+		cli_error(path, e == ENOMEM ? VMSA_E_NOMEM : VMSA_E_IO, e);
+		status = e == ENOMEM ? EXIT_RUNTIME : cli_status(VMSA_E_IO, CLI_INPUT);
+	}
+	free(line);
 	fclose(f);
 	return status;
 }
@@ -203,7 +223,11 @@ int cmd_check(struct cli *c, int n, char **paths)
 	if (status == EXIT_OK && c->thresholds_file)
 		status = read_thresholds(&g, c->thresholds_file);
 	if (status == EXIT_OK && !g.n) {
-		fprintf(stderr, "vmscan-analyze: check wants thresholds (-t, --thresholds)\n");
+		if (c->thresholds_file)
+			fprintf(stderr, "vmscan-analyze: %s: no threshold in it (one EXPR a line)\n",
+				c->thresholds_file);
+		else
+			fprintf(stderr, "vmscan-analyze: check wants thresholds (-t, --thresholds)\n");
 		status = EXIT_USAGE;
 	}
 	if (status == EXIT_OK)

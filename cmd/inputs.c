@@ -345,6 +345,45 @@ static int analyze_doc(struct cli *c, const char *path, struct vmsa_doc **out)
 }
 
 /*
+ * JSON that json-c reads but that is not a summary's JSON (NaN, Infinity, an
+ * integer past 2^64 - 1: vmsa_json_bad_number()) in the file f: true, and
+ * where into buf ("line L, column C: why").
+ */
+static bool bad_number_at(FILE *f, char *buf, size_t n)
+{
+	char *text = NULL;
+	size_t cap = 0, len = 0, got;
+	if (fseek(f, 0, SEEK_SET))
+		return false;
+	do {
+		if (len + 65536 + 1 > cap) {
+			char *t = realloc(text, cap = 2 * cap + 65536 + 1);
+			if (!t) {
+				free(text);
+				return false;
+			}
+			text = t;
+		}
+		len += got = fread(text + len, 1, cap - 1 - len, f);
+	} while (got);
+	text[len] = '\0';
+	const char *why, *at = vmsa_json_bad_number(text, len, &why);
+	if (at) {
+		size_t line = 1, col = 1;
+		for (const char *p = text; p < at; p++)
+			if (*p == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		snprintf(buf, n, "line %zu, column %zu: %s", line, col, why);
+	}
+	free(text);
+	return at != NULL;
+}
+
+/*
  * Where the JSON of the file at path stops being JSON, as "line L, column C:
  * what json-c says" into buf; false when it is JSON (or cannot be read).
  */
@@ -393,13 +432,17 @@ static bool json_error_at(const char *path, char *buf, size_t n)
 		if (!v && err != json_tokener_continue)
 			break;
 	}
-	fclose(f);
 	bool bad = tok && (!v || after);
+	if (tok && !bad)
+		bad = bad_number_at(f, buf, n);
+	fclose(f);
 	if (after)
 		snprintf(buf, n, "line %zu, column %zu: more after the document's end (two in one file?)",
 			 line, col);
 	else if (bad && err == json_tokener_continue)
 		snprintf(buf, n, "line %zu, column %zu: the JSON ends before it is whole", line, col);
+	else if (bad && v)
+		; /* (bad_number_at() said where) */
 	else if (bad)
 		snprintf(buf, n, "line %zu, column %zu: %s", line, col, json_tokener_error_desc(err));
 	json_object_put(v);

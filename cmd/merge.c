@@ -21,6 +21,9 @@ static int load_all(struct cli *c, int n, char **paths, struct vmsa_doc **all_ou
 		int err = vmsa_doc_merge(all, d);
 		if (err == VMSA_E_NOMEM)
 			cli_error(paths[i], err, 0);
+		else if (err == VMSA_E_OVERFLOW)
+			fprintf(stderr, "vmscan-analyze: %s: cannot be merged: %s\n", paths[i],
+				vmsa_strerror(err));
 		else if (err)
 			fprintf(stderr, "vmscan-analyze: %s: cannot be merged (different layout)\n",
 				paths[i]);
@@ -54,13 +57,41 @@ int cmd_merge(struct cli *c, int n, char **paths)
 	return status;
 }
 
+/* Which of the n inputs cannot be read back into a summary (the first; NULL:
+ * none alone), for the message of a merged document that cannot be */
+static const char *unreadable_input(struct cli *c, int n, char **paths)
+{
+	for (int i = 0; i < n; i++) {
+		struct vmsa_doc *d;
+		struct vmsa_summary *sum = NULL;
+		if (cli_load_doc(c, paths[i], true, &d))
+			return paths[i];
+		int err = vmsa_summary_from_doc(&sum, d);
+		vmsa_summary_free(sum);
+		vmsa_doc_free(d);
+		if (err && err != VMSA_E_NOMEM)
+			return paths[i];
+	}
+	return NULL;
+}
+
 /* The report of a summary document: classic, JSON, --svg and --json files. */
-static int report_doc(struct cli *c, const struct vmsa_doc *all)
+static int report_doc(struct cli *c, const struct vmsa_doc *all, int n, char **paths)
 {
 	struct vmsa_summary *sum = NULL;
 	int err = vmsa_summary_from_doc(&sum, all);
 	if (err) {
-		cli_error(NULL, err, 0);
+		/* (named: a summary that is JSON but not a summary's layout) */
+		const char *bad = err == VMSA_E_NOMEM ? NULL
+				  : n == 1 ? paths[0] : unreadable_input(c, n, paths);
+		if (bad)
+			fprintf(stderr, "vmscan-analyze: %s: not a summary's layout: %s\n", bad,
+				vmsa_strerror(err));
+		else if (err == VMSA_E_NOMEM)
+			cli_error(NULL, err, 0);
+		else
+			fprintf(stderr, "vmscan-analyze: the summaries merged are not a summary's "
+					"layout: %s\n", vmsa_strerror(err));
 		return cli_status(err, CLI_SUMMARY);
 	}
 	struct vmsa_report_options ro = {.ignore_pid = c->ignore_pid, .pretty = c->pretty,
@@ -98,7 +129,7 @@ int cli_report_summaries(struct cli *c, int n, char **paths)
 	if (status == EXIT_OK)
 		status = load_all(c, n, paths, &all);
 	if (status == EXIT_OK)
-		status = report_doc(c, all);
+		status = report_doc(c, all, n, paths);
 	vmsa_doc_free(all);
 	return cli_outputs_finish(c, cli_stdout_status(status));
 }

@@ -54,8 +54,9 @@ static const char usage_text[] =
 	"5e6', 'totals.kswapd.writes.file_async <= 0.01 * totals.kswapd.pages_scanned'.\n"
 	"A thresholds FILE has one EXPR a line ('#' starts a comment).  A path must\n"
 	"be a numeric field of the summary schema.  A statistic of nothing (a p99\n"
-	"of no stalls) holds vacuously; a value the trace cannot tell (null) fails\n"
-	"unless --missing=pass.  An input that holds no trace fails (status 9).\n"
+	"of no stalls, none begun, no line rejected, no event lost) holds\n"
+	"vacuously; a value the trace cannot tell (null; a p99 of reclaims that\n"
+	"never ended) fails unless --missing=pass.  An input that holds no trace fails (status 9).\n"
 	"\n"
 	"live traces the running kernel (root, tracefs): it enables the vmscan\n"
 	"events in a tracefs instance of its own, reads the raw records, and removes\n"
@@ -166,7 +167,8 @@ static const char usage_text[] =
 	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
 	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
 	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
-	"input, a library it needs cannot be loaded); 6 a trace.dat is truncated or corrupt; 7 live tracing is\n"
+	"input, a library it needs cannot be loaded); 6 a trace.dat is truncated or corrupt,\n"
+	"a JSON input is not a summary (or its counts add up past 2^64 - 1); 7 live tracing is\n"
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
 	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
 	"or rejected lines with --strict); 10 a compressed input is truncated or\n"
@@ -375,9 +377,10 @@ int cli_validate(const struct cli *c, enum cli_sub sub)
 	if (c->pretty && json && c->interval > 0)
 		return refuse("--pretty", "does not apply to --interval with --format json (one "
 					  "JSON document a line)");
-	if (c->latency_list && json)
+	/* (not only json: the metrics formats have no room for them either) */
+	if (c->latency_list && strcmp(c->format, "classic"))
 		return refuse("--latency-list", "applies to the classic format only");
-	if (c->histogram && json)
+	if (c->histogram && strcmp(c->format, "classic"))
 		return refuse("--histogram", "applies to the classic format only");
 	if ((c->sort || c->top) && strcmp(c->format, "classic"))
 		return refuse(c->sort ? "--sort" : "--top",

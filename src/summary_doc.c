@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -311,6 +312,73 @@ io:;
 	return NULL;
 }
 
+/* The integer's digits [p, e) (no sign) are at most lim's value */
+static bool digits_within(const char *p, const char *e, const char *lim)
+{
+	size_t n = (size_t)(e - p), l = strlen(lim);
+	return n < l || (n == l && memcmp(p, lim, n) <= 0);
+}
+
+const char *vmsa_json_bad_number(const char *t, size_t n, const char **why)
+{
+	const char *p = t, *e = t + n;
+	while (p < e) {
+		char ch = *p;
+		if (ch == '"') {
+			const char *q = string_end(p, e);
+			if (!q)
+				return NULL; /* (not JSON: json-c says where) */
+			p = q;
+			continue;
+		}
+		if (ch == '-' || (ch >= '0' && ch <= '9')) {
+			const char *s = p, *d = ch == '-' ? p + 1 : p, *q = d;
+			while (q < e && *q >= '0' && *q <= '9')
+				q++;
+			if (q == d && q < e && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z'))) {
+				*why = "NaN and Infinity are not JSON numbers";
+				return s;
+			}
+			if (q - d > 1 && *d == '0') {
+				*why = "a number with a leading zero is not JSON";
+				return s;
+			}
+			if (q < e && (*q == '.' || *q == 'e' || *q == 'E')) {
+				/* (t is NUL-terminated: strtod stops at the number's end) */
+				char *end;
+				double v = strtod(s, &end);
+				q = end;
+				if (!isfinite(v)) {
+					*why = "the number is out of a double's range";
+					return s;
+				}
+			} else if (!digits_within(d, q, ch == '-' ? "9223372036854775808"
+								  : "18446744073709551615")) {
+				*why = ch == '-' ? "the integer is below -2^63"
+						 : "the integer is past 2^64 - 1";
+				return s;
+			}
+			p = q > p ? q : p + 1;
+			continue;
+		}
+		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) {
+			const char *q = p;
+			while (q < e && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+				q++;
+			size_t l = (size_t)(q - p);
+			if (!((l == 4 && (!memcmp(p, "true", 4) || !memcmp(p, "null", 4))) ||
+			      (l == 5 && !memcmp(p, "false", 5)))) {
+				*why = "NaN and Infinity are not JSON numbers";
+				return p;
+			}
+			p = q;
+			continue;
+		}
+		p++;
+	}
+	return NULL;
+}
+
 /* The JSON value of the n bytes at t, NULL if they are not one (and
  * nothing but white space after it: two summaries in one file are not the
  * first one) */
@@ -451,6 +519,12 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	char *text = read_text(path, &n);
 	if (!text)
 		return errno == ENOMEM ? VMSA_E_NOMEM : errno == EILSEQ ? VMSA_E_CORRUPT : VMSA_E_IO;
+	const char *why;
+	if (vmsa_json_bad_number(text, n, &why)) {
+		/* (json-c reads NaN, keeps 2^64 - 1 for 2^64 + 5: not a summary's values) */
+		free(text);
+		return VMSA_E_CORRUPT;
+	}
 	struct list_text lists[2] = {{NULL, NULL}, {NULL, NULL}};
 	size_t len = 0;
 	char *cut = n < INT_MAX ? without_rows(text, n, &len, lists) : NULL;
@@ -466,7 +540,9 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	    strcmp(json_object_get_string(schema) ? json_object_get_string(schema) : "",
 		   VMSA_SCHEMA_NAME) != 0 ||
 	    !json_object_object_get_ex(root, "schema_version", &ver) ||
-	    json_object_get_int(ver) != VMSA_SCHEMA_VERSION) {
+	    /* the integer 1, not 1.9, "1x" or true (json_object_get_int() takes them) */
+	    !json_object_is_type(ver, json_type_int) ||
+	    json_object_get_int64(ver) != VMSA_SCHEMA_VERSION) {
 		json_object_put(root);
 		free(text);
 		return VMSA_E_UNSUPPORTED;
@@ -577,13 +653,23 @@ static uint64_t bucket_hi(const void *ctx, size_t i)
 	return u(json_object_array_get_idx(ctx, i), "hi_ns");
 }
 
+/* a + b into *sum: false when it passes 2^64 - 1 (a merge then fails: a
+ * count that wrapped would be a small, plausible and wrong number) */
+static bool add_u64(uint64_t a, uint64_t b, uint64_t *sum)
+{
+	*sum = a + b;
+	return *sum >= a;
+}
+
 static int merge_hist(jo *d, jo *s)
 {
-	uint64_t dc = u(d, "count"), sc = u(s, "count");
+	uint64_t dc = u(d, "count"), sc = u(s, "count"), count, sum_ns;
 	if (u(d, "sub_buckets_log2") != u(s, "sub_buckets_log2"))
 		return VMSA_E_INVAL;
 	if (!sc)
 		return 0;
+	if (!add_u64(dc, sc, &count) || !add_u64(u(d, "sum_ns"), u(s, "sum_ns"), &sum_ns))
+		return VMSA_E_OVERFLOW;
 	jo *db, *sb;
 	json_object_object_get_ex(d, "buckets", &db);
 	json_object_object_get_ex(s, "buckets", &sb);
@@ -593,7 +679,10 @@ static int merge_hist(jo *d, jo *s)
 		for (j = 0; j < json_object_array_length(db); j++) {
 			jo *f = json_object_array_get_idx(db, j);
 			if (u(f, "lo_ns") == u(e, "lo_ns")) {
-				set_u(f, "count", u(f, "count") + u(e, "count"));
+				uint64_t c;
+				if (!add_u64(u(f, "count"), u(e, "count"), &c))
+					return VMSA_E_OVERFLOW;
+				set_u(f, "count", c);
 				break;
 			}
 		}
@@ -604,9 +693,8 @@ static int merge_hist(jo *d, jo *s)
 	uint64_t mn = dc ? (u(d, "min_ns") < u(s, "min_ns") ? u(d, "min_ns") : u(s, "min_ns"))
 			 : u(s, "min_ns");
 	uint64_t mx = u(d, "max_ns") > u(s, "max_ns") ? u(d, "max_ns") : u(s, "max_ns");
-	uint64_t count = dc + sc;
 	set_u(d, "count", count);
-	set_u(d, "sum_ns", u(d, "sum_ns") + u(s, "sum_ns"));
+	set_u(d, "sum_ns", sum_ns);
 	set_u(d, "min_ns", mn);
 	set_u(d, "max_ns", mx);
 	struct vmsa_buckets bk = {db, json_object_array_length(db), bucket_count, bucket_hi};
@@ -803,8 +891,11 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 	case VMSA_MERGE_MIN:
 	case VMSA_MERGE_MAX:
 		if (is_int(dv)) {
-			uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv);
-			set_u(d, key, rule != VMSA_MERGE_MIN && rule != VMSA_MERGE_MAX ? a + b
+			uint64_t a = json_object_get_uint64(dv), b = json_object_get_uint64(sv), sum;
+			bool add = rule != VMSA_MERGE_MIN && rule != VMSA_MERGE_MAX;
+			if (add && !add_u64(a, b, &sum))
+				return VMSA_E_OVERFLOW;
+			set_u(d, key, add ? sum
 				      : rule == VMSA_MERGE_MIN ? (a < b ? a : b)
 							       : (a > b ? a : b));
 		}
@@ -1061,6 +1152,10 @@ static int parse_operand(const char **pp, struct operand *o, char *msg, size_t m
 			snprintf(msg, msgn, "'%s' is not a number", p);
 			return VMSA_E_INVAL;
 		}
+		if (!isfinite(o->factor)) { /* (strtod takes nan and inf) */
+			snprintf(msg, msgn, "'%.*s' is not a finite number", (int)(end - p), p);
+			return VMSA_E_INVAL;
+		}
 		const char *q = skip(end);
 		if (*q != '*') {
 			*pp = q;
@@ -1090,28 +1185,80 @@ static int parse_operand(const char **pp, struct operand *o, char *msg, size_t m
 	return 0;
 }
 
-/* What a histogram of nothing means, for the vacuous verdict. */
-static void nothing_counted(const char *path, char *why, size_t n)
+/* The histograms check can read, what they count, and the counts that say
+ * one of their periods began (a reclaim that has not ended is one) */
+static const struct nothing_hist {
+	const char *hist, *what, *periods, *began[4];
+} nothing_hists[] = {
+	{"latency.direct_stall_ns.", "direct reclaim stalls", "direct reclaim(s)",
+	 {"totals.direct.reclaims", "totals.direct.in_progress"}},
+	{"latency.kswapd_awake_ns.", "kswapd awake periods", "kswapd wake-up(s)",
+	 {"totals.kswapd.wakeups", "totals.kswapd.awake_in_progress"}},
+	{"latency.memcg_reclaim_ns.", "memcg reclaims", "memcg reclaim(s)",
+	 {"totals.memcg.reclaims", "totals.memcg.in_progress", "totals.memcg_softlimit.reclaims",
+	  "totals.memcg_softlimit.in_progress"}},
+};
+
+/*
+ * A statistic of a histogram whose count is 0: 1 (vacuous) when nothing it
+ * counts happened, 2 (not measured) when the summary says some happened
+ * (begun and never ended) or may have (lines rejected, events lost): its
+ * value is then unknown, never "no stalls".  An end without a begin is not
+ * counted as doubt: it names its context only in the trace (the summary's
+ * count is of every context and of kswapd sleeps), and nearly every trace
+ * starts in the middle of something.  why says which.
+ */
+static int nothing_counted(const struct vmsa_doc *d, const char *path, char *why, size_t n)
 {
-	static const struct {
-		const char *hist, *what;
-	} hists[] = {
-		{"latency.direct_stall_ns.", "no direct reclaim stalls"},
-		{"latency.kswapd_awake_ns.", "no kswapd awake periods"},
-		{"latency.memcg_reclaim_ns.", "no memcg reclaims"},
-	};
-	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
-		if (!strncmp(path, hists[i].hist, strlen(hists[i].hist))) {
-			snprintf(why, n, "vacuous: %s", hists[i].what);
-			return;
+	const struct nothing_hist *h = NULL;
+	for (size_t i = 0; i < sizeof(nothing_hists) / sizeof(nothing_hists[0]); i++)
+		if (!strncmp(path, nothing_hists[i].hist, strlen(nothing_hists[i].hist)))
+			h = &nothing_hists[i];
+	double v, began = 0;
+	for (size_t i = 0; h && i < sizeof(h->began) / sizeof(h->began[0]) && h->began[i]; i++) {
+		if (vmsa_doc_number(d, h->began[i], &v) != 0) {
+			snprintf(why, n, "not measured: %s is unknown, so %s may have happened",
+				 h->began[i], h->what);
+			return 2;
 		}
-	snprintf(why, n, "vacuous: nothing was counted (count is 0)");
+		began = v > began ? v : began; /* (in progress: some of the begun) */
+	}
+	const char *what = h ? h->what : "what it counts";
+	if (began > 0) {
+		snprintf(why, n, "not measured: %.0f %s began and none completed (in progress "
+				 "at the end, or cut)", began, h->periods);
+		return 2;
+	}
+	static const struct {
+		const char *path, *says;
+	} doubt[] = {
+		{"input.lines_rejected", "line(s) were rejected"},
+		{"input.events_lost", "event(s) were lost by the tracer"},
+	};
+	for (size_t i = 0; i < sizeof(doubt) / sizeof(doubt[0]); i++) {
+		int r = vmsa_doc_number(d, doubt[i].path, &v);
+		if (r == 0 && v == 0)
+			continue;
+		if (r == 0)
+			snprintf(why, n, "not measured: none of %s completed, but %.0f %s: they "
+					 "may have been some", what, v, doubt[i].says);
+		else
+			snprintf(why, n, "not measured: none of %s completed, but %s is unknown",
+				 what, doubt[i].path);
+		return 2;
+	}
+	if (h)
+		snprintf(why, n, "vacuous: no %s", h->what);
+	else
+		snprintf(why, n, "vacuous: nothing was counted (count is 0)");
+	return 1;
 }
 
 /*
  * The value of o in d: 0 (*v), 1 for a statistic of nothing (its
- * histogram's count is 0), 2 for a value the trace cannot tell (null, or
- * absent from this summary); why says which.
+ * histogram's count is 0, and nothing it counts happened: nothing_counted()),
+ * 2 for a value the trace cannot tell (null, or absent from this summary),
+ * 3 for a product that overflows a double; why says which.
  */
 static int operand_value(const struct vmsa_doc *d, const struct operand *o, double *v, char *why,
 			 size_t wn)
@@ -1121,6 +1268,11 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 		return 0;
 	double x, count;
 	int r = vmsa_doc_number(d, o->path, &x);
+	if (r == 0 && !isfinite(o->factor * x)) {
+		/* (1e300 * a count: no verdict can be told of it) */
+		snprintf(why, wn, "%.15g * %s overflows a double", o->factor, o->path);
+		return 3;
+	}
 	if (r == 0) {
 		*v = o->factor * x;
 		return 0;
@@ -1134,10 +1286,8 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 	char *dot = strrchr(parent, '.');
 	if (dot) {
 		strcpy(dot + 1, "count");
-		if (vmsa_doc_number(d, parent, &count) == 0 && count == 0) {
-			nothing_counted(o->path, why, wn);
-			return 1;
-		}
+		if (vmsa_doc_number(d, parent, &count) == 0 && count == 0)
+			return nothing_counted(d, o->path, why, wn);
 	}
 	snprintf(why, wn, "not measured: the trace cannot tell %s", o->path);
 	return 2;
@@ -1202,7 +1352,11 @@ int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing
 	int rb = operand_value(d, bound, &t->bound, why_b, sizeof(why_b));
 	t->measured_null = rm != 0;
 	t->bound_null = rb != 0;
-	if (rm == 2 || rb == 2) {
+	if (rm == 3 || rb == 3) {
+		/* a value, but none a double holds: fails, whatever --missing says */
+		t->verdict = VMSA_VERDICT_NOT_MEASURED;
+		t->pass = 0;
+	} else if (rm == 2 || rb == 2) {
 		t->verdict = VMSA_VERDICT_NOT_MEASURED;
 		t->pass = missing_pass != 0;
 	} else if (rm || rb) {
@@ -1221,8 +1375,9 @@ int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing
 	char m[400], bd[400];
 	describe(m, sizeof(m), field, t->measured, t->measured_null);
 	describe(bd, sizeof(bd), bound, t->bound, t->bound_null);
-	const char *reason = rm == 2 || (rm == 1 && rb != 2) ? why : why_b;
-	const char *tail = t->verdict != VMSA_VERDICT_NOT_MEASURED ? ""
+	const char *reason = rm == 3 || (rm == 2 && rb != 3) || (rm == 1 && rb < 2) ? why : why_b;
+	const char *tail = rm == 3 || rb == 3 ? " (fails)"
+			   : t->verdict != VMSA_VERDICT_NOT_MEASURED ? ""
 			   : t->pass ? " (passes: --missing=pass)"
 				     : " (fails; --missing=pass lets it pass)";
 	if (t->verdict == VMSA_VERDICT_VACUOUS || t->verdict == VMSA_VERDICT_NOT_MEASURED)

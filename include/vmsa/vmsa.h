@@ -49,7 +49,8 @@ extern "C" {
 	X(NOTRACEFS, -11, "tracefs is not mounted or not available")           \
 	X(DECOMPRESS, -12, "the compressed input is truncated or corrupt")  \
 	X(NOLIB, -13, "a library this input needs cannot be loaded "        \
-		      "(libtracecmd, libtracefs, libtraceevent, zlib, liblzma or libzstd)")
+		      "(libtracecmd, libtracefs, libtraceevent, zlib, liblzma or libzstd)") \
+	X(OVERFLOW, -14, "a count added up past 2^64 - 1")
 
 enum vmsa_error {
 #define VMSA_ERR_ENUM(name, val, msg) VMSA_E_##name = (val),
@@ -996,10 +997,20 @@ int vmsa_doc_from_summary_ref(struct vmsa_doc **out, const struct vmsa_summary *
 /* As vmsa_doc_from_summary_ref(), the document taking @sum: it is freed with
  * the document (and here, when the document cannot be made). */
 int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum);
-/* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON), VMSA_E_UNSUPPORTED
- * (not a vmscan-analyze summary of this schema version).  @path "-" reads
- * standard input to its end. */
+/* VMSA_E_IO (cannot read), VMSA_E_CORRUPT (not JSON, vmsa_json_bad_number()
+ * included), VMSA_E_UNSUPPORTED (not a vmscan-analyze summary of this schema
+ * version: schema_version must be the integer 1).  @path "-" reads standard
+ * input to its end. */
 int vmsa_doc_parse_file(struct vmsa_doc **out, const char *path);
+/*
+ * vmsa_json_bad_number() - the first number in the JSON text @t (@n bytes,
+ * NUL-terminated) that is not a JSON number a summary can hold, or NULL:
+ * NaN and Infinity (json-c's reader takes them, JSON has no such literal),
+ * a number whose value overflows a double (1e400), an integer outside
+ * [-2^63, 2^64 - 1] (json-c would keep 2^64 - 1 for 2^64 + 5) and an integer
+ * with a leading zero (01).  What it is goes to *@why (static text).
+ */
+const char *vmsa_json_bad_number(const char *t, size_t n, const char **why);
 /* The same, its task rows ("processes", "kswapd") left out as they are read:
  * for numbers, checks and comparisons (a summary of 65,000 tasks is 250 MB
  * of rows).  A write, a merge or vmsa_summary_from_doc() of it fails with
@@ -1014,7 +1025,9 @@ int vmsa_doc_parse_file_no_rows(struct vmsa_doc **out, const char *path);
  * VMSA_E_CORRUPT when @d lacks a summary's objects, VMSA_E_NOMEM.
  */
 int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d);
-/* Adds src into dst (docs/json-schema.md, "Merging"). */
+/* Adds src into dst (docs/json-schema.md, "Merging").  VMSA_E_OVERFLOW
+ * (dst then half merged: free it) when a sum of counts passes 2^64 - 1;
+ * VMSA_E_INVAL for documents of another layout, VMSA_E_NOMEM. */
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src);
 /* The document as JSON to @f (indented if @pretty); VMSA_E_IO on a write error. */
 int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
@@ -1045,7 +1058,7 @@ const char *vmsa_unit_name(enum vmsa_unit u);
 enum vmsa_verdict {
 	VMSA_VERDICT_HOLDS,
 	VMSA_VERDICT_VIOLATED,
-	VMSA_VERDICT_VACUOUS,		/* a statistic of nothing (a histogram's count is 0): passes */
+	VMSA_VERDICT_VACUOUS,		/* a statistic of nothing (nothing it counts happened): passes */
 	VMSA_VERDICT_NOT_MEASURED,	/* a value the trace cannot tell (null or absent) */
 };
 
@@ -1069,10 +1082,13 @@ struct vmsa_threshold {
  * evaluated on @d into *@t.  A field the trace cannot tell (null, or absent
  * from @d) is VMSA_VERDICT_NOT_MEASURED, which passes only with
  * @missing_pass; a statistic of a histogram that counted nothing is
- * VMSA_VERDICT_VACUOUS and passes.  @d NULL: only parsed (t->field and
- * t->op set).  Returns 0, or VMSA_E_INVAL for an expression that does not
- * parse, names no field, a path not in the schema or not a number, with
- * the reason in t->message.
+ * VMSA_VERDICT_VACUOUS and passes when nothing it counts happened, else (one
+ * began and never ended; lines rejected, events lost)
+ * it is not measured.  A finite NUMBER * path past a double's range is not
+ * measured and fails even with @missing_pass.  @d NULL: only parsed
+ * (t->field and t->op set).  Returns 0, or VMSA_E_INVAL for an expression
+ * that does not parse, names no field, a path not in the schema or not a
+ * number, a number that is not finite, with the reason in t->message.
  */
 int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
 			 struct vmsa_threshold *t);

@@ -11,7 +11,11 @@
   closed pipe on standard output (| head) is status 1, quietly.
 - check fails closed: exit 9 on an input without a trace (empty, random
   bytes, a truncated trace.dat, perf.data, --strict with rejected lines);
-  unknown fields are usage errors; a statistic of nothing holds vacuously, a
+  unknown fields are usage errors; a --thresholds file that cannot be read
+  whole (a directory, an I/O error) is exit 3 naming it, its lines are read
+  whole (no length limit, CRLF too); a statistic of nothing holds vacuously
+  only when nothing it counts happened (not when one began and never ended,
+  or lines were rejected or events lost), a
   value the trace cannot tell fails unless --missing=pass; --format json and
   --junit FILE report the verdicts.
 - No silent options: an option that does not apply is exit 2 naming it.
@@ -456,6 +460,37 @@ def test_check_fails_closed(names):
           r.returncode == 0 and b"vacuous: no direct reclaim stalls" in r.stdout and
           b"latency.direct_stall_ns.p99_ns = null, bound 5000000" in r.stdout,
           (r.returncode, r.stdout, r.stderr))
+    # a statistic of nothing is vacuous only when nothing it counts happened
+    open_end = os.path.join(d, "in-progress.txt")
+    with open(open_end, "w") as f:
+        f.write("  dd-100 [001] 20.000000: mm_vmscan_direct_reclaim_begin: order=0\n"
+                "  kswapd0-45 [000] 30.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n")
+    for expr in ("latency.direct_stall_ns.max_ns < 1e6", "latency.direct_stall_ns.p99_ns < 1e6",
+                 "latency.kswapd_awake_ns.p99_ns < 1"):
+        r = gate(["-t", expr, open_end])
+        check("'%s' of a trace whose one period never ended: not measured, exit 8" % expr,
+              r.returncode == 8 and b"not measured" in r.stdout and b"began and none "
+              b"completed" in r.stdout and b"vacuous" not in r.stdout, (r.returncode, r.stdout))
+        r = gate(["--missing=pass", "-t", expr, open_end])
+        check("  --missing=pass lets it pass", r.returncode == 0 and b"not measured" in r.stdout,
+              (r.returncode, r.stdout))
+    wrapped = fx("handmade", "wrapped-mail.txt")  # its reclaim lines broken, rejected
+    r = gate(["-t", "latency.direct_stall_ns.p99_ns < 1", wrapped])
+    check("a p99 of no stalls with rejected lines (a wrapped mail): not measured, exit 8",
+          r.returncode == 8 and b"were rejected" in r.stdout, (r.returncode, r.stdout))
+    doubt = os.path.join(d, "doubt.txt")
+    with open(doubt, "w") as f:
+        f.write("CPU:0 [LOST 3 EVENTS]\n" + open(calm).read())
+    r = gate(["-t", stall, doubt])
+    check("a p99 of no stalls with events lost: not measured, exit 8",
+          r.returncode == 8 and b"not measured" in r.stdout, (r.returncode, r.stdout))
+    with open(doubt, "w") as f:
+        f.write("  kswapd0-50 [000] 0.900000: mm_vmscan_kswapd_sleep: nid=0\n" +
+                open(calm).read())
+    r = gate(["-t", stall, doubt])
+    check("a p99 of no stalls in a trace begun in a kswapd wake-up (a sleep without its "
+          "wake): still vacuous", r.returncode == 0 and b"vacuous" in r.stdout,
+          (r.returncode, r.stdout))
     r = gate(["-t", "latency.kswapd_awake_ns.p99_ns < 1e6", calm])
     check("a measured p99 is still compared (kswapd awake 5 ms >= 1 ms: exit 8)",
           r.returncode == 8 and b"violated" in r.stdout, (r.returncode, r.stdout))
@@ -482,6 +517,68 @@ def test_check_fails_closed(names):
     check("a violated threshold on an empty input: exit 9 (no trace), not 8", r.returncode == 9)
     r = gate(["-t", "totals.direct.reclaims > 100", "-t", "totals.direct.nope > 1", empty])
     check("  (an unknown field wins over an empty input: exit 2)", r.returncode == 2)
+
+    # a bound is a finite number: NaN would pass with !=, and neither is JSON
+    for expr in ("totals.direct.reclaims != +nan", "+nan * totals.direct.reclaims != 3",
+                 "totals.direct.reclaims < +inf", "totals.direct.reclaims > -Infinity",
+                 "totals.direct.reclaims != nan"):
+        for fmt in ([], ["-f", "json"]):
+            r = gate(fmt + ["-t", expr, names])
+            check("threshold '%s' %s: usage error (not a finite number)" % (expr, " ".join(fmt)),
+                  r.returncode == 2 and r.stdout == b"" and
+                  (b"not a finite number" in r.stderr or b"not a field of the summary" in
+                   r.stderr), (r.returncode, r.stdout, r.stderr))
+    for missing in ([], ["--missing=pass"]):
+        r = gate(missing + ["-f", "json", "-t", "1e308 * totals.direct.reclaims > 3", names])
+        try:
+            doc = json.loads(r.stdout)
+        except ValueError:
+            doc = None
+        check("a product past a double's range fails %s, its -f json document is JSON" %
+              " ".join(missing), r.returncode == 8 and doc is not None and
+              doc["thresholds"][0]["measured"] is None and b"overflows" in r.stdout,
+              (r.returncode, r.stdout))
+
+    # a thresholds file is read whole, or the gate fails naming it
+    r = gate(["-t", ok, "--thresholds", d, names])
+    check("--thresholds naming a directory: exit 3 naming it, not a pass on -t alone",
+          r.returncode == 3 and d.encode() in r.stderr and r.stdout == b"",
+          (r.returncode, r.stdout, r.stderr))
+    r = gate(["--thresholds", d, names])
+    check("--thresholds naming a directory, no -t: exit 3 naming it",
+          r.returncode == 3 and d.encode() in r.stderr and b"wants thresholds" not in r.stderr,
+          (r.returncode, r.stderr))
+    if os.path.exists("/proc/self/mem"):
+        r = gate(["-t", ok, "--thresholds", "/proc/self/mem", names])
+        check("--thresholds of a file that fails to read: exit 3 naming it",
+              r.returncode == 3 and b"/proc/self/mem" in r.stderr, (r.returncode, r.stderr))
+    longc = os.path.join(d, "long-comment.thr")
+    with open(longc, "w") as f:
+        f.write("# " + "x" * 1100 + " totals.direct.reclaims > 1e18\n")
+        f.write("totals.direct.reclaims " + " " * 1100 + "== 3\n")
+    r = gate(["--thresholds", longc, names])
+    check("--thresholds: a line over 1024 bytes is one line (a long comment stays a comment)",
+          r.returncode == 0 and r.stdout.count(b"\n") == 1 and b"holds" in r.stdout,
+          (r.returncode, r.stdout, r.stderr))
+    crlf = os.path.join(d, "crlf.thr")
+    with open(crlf, "wb") as f:
+        f.write(b"# a gate\r\ntotals.direct.reclaims == 3\r\n\r\ntotals.direct.reclaims > 5\r\n")
+    r = gate(["--thresholds", crlf, names])
+    check("--thresholds: a CRLF file is read (each threshold judged)",
+          r.returncode == 8 and r.stdout.count(b"\n") == 2 and b"violated" in r.stdout,
+          (r.returncode, r.stdout, r.stderr))
+    nul = os.path.join(d, "nul.thr")
+    with open(nul, "wb") as f:
+        f.write(b"totals.direct.reclaims == 3\0 && totals.direct.reclaims > 5\n")
+    r = gate(["--thresholds", nul, names])
+    check("--thresholds: a NUL byte in a line is a usage error naming the file and line",
+          r.returncode == 2 and (nul + ":1").encode() in r.stderr, (r.returncode, r.stderr))
+    empty_thr = os.path.join(d, "comments.thr")
+    with open(empty_thr, "w") as f:
+        f.write("# nothing yet\n\n")
+    r = gate(["--thresholds", empty_thr, names])
+    check("--thresholds of comments only, no -t: exit 2 naming the file",
+          r.returncode == 2 and empty_thr.encode() in r.stderr, (r.returncode, r.stderr))
 
     # verdicts for machines
     exprs = ["totals.direct.reclaims == 3", "totals.direct.reclaims > 3", stall, notmeasured]
@@ -549,6 +646,11 @@ def test_no_silent_options(names, summary):
         (["--allow-empty", names], "--allow-empty"),
         (["-f", "json", "--histogram", names], "--histogram"),
         (["-f", "json", "--latency-list", names], "--latency-list"),
+        (["-f", "prometheus", "--histogram", names], "--histogram"),
+        (["-f", "openmetrics", "--histogram", names], "--histogram"),
+        (["-f", "openmetrics", "--latency-list", names], "--latency-list"),
+        (["-f", "prometheus", "--latency-list", names], "--latency-list"),
+        (["-f", "prometheus", "--histogram", summary], "--histogram"),
         (["--pretty", names], "--pretty"),
         (["--duration", "1", names], "--duration"),
         (["-f", "json", "--pretty", "--interval", "1", names], "--pretty"),

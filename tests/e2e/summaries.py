@@ -9,6 +9,9 @@ input counts.  Merging a summary with itself doubles every counter.
 check: thresholds that hold pass (exit 0), one that does not fails (exit 8)
 naming the measured value, a null field fails as "not measured", a bad
 expression is a usage error (exit 2); thresholds also come from a file.
+Reading: numbers that are not JSON (NaN, Infinity) or that no summary
+holds (1e400, past 2^64 - 1) and a schema_version other than the integer 1
+are refused by every reader; a merge past 2^64 - 1 fails.
 
 usage: summaries.py TOOL SOURCE_DIR WORKDIR
 """
@@ -168,6 +171,61 @@ def reclaim_pages(tool, src, work, other):
           r.returncode == 8 and b"absent" in r.stdout, r.stdout)
 
 
+def not_json_numbers(tool, work, good):
+    """Numbers json-c reads but a summary cannot hold (NaN, Infinity, 1e400,
+    an integer past 2^64 - 1, 01) and a schema_version other than the integer
+    1 are refused by every reader of summaries; a merge whose sum passes
+    2^64 - 1 fails instead of wrapping."""
+    doc = json.load(open(good))
+    P99, REC, VER = "987654321987", "876543218765", "765432187654"  # placeholders
+    doc["latency"]["direct_stall_ns"]["p99_ns"] = int(P99)
+    doc["totals"]["direct"]["reclaims"] = int(REC)
+    doc["schema_version"] = int(VER)
+    pattern = json.dumps(doc)
+    assert all(pattern.count(x) == 1 for x in (P99, REC, VER))
+
+    def made(p99="1", rec="1", ver="1"):
+        return pattern.replace(P99, p99).replace(REC, rec).replace(VER, ver)
+    text = made()
+    cases = [("NaN", made(p99="NaN")), ("Infinity", made(p99="Infinity")),
+             ("-Infinity", made(p99="-Infinity")), ("1e400", made(p99="1e400")),
+             ("2^64 + 5", made(rec="18446744073709551621")),
+             ("-2^63 - 1", made(p99="-9223372036854775809")),
+             ("a leading zero", made(rec="01"))]
+    for v in ("1.9", '"1x"', "true", "01"):
+        cases.append(("schema_version %s" % v, made(ver=v)))
+    for what, t in cases:
+        assert t != text, what
+        path = os.path.join(work, "bad-number.json")
+        with open(path, "w") as f:
+            f.write(t)
+        runs = {"analysis": [tool, path], "merge": [tool, "merge", good, path],
+                "compare": [tool, "compare", good, path],
+                "check": [tool, "check", "-t", "latency.direct_stall_ns.p99_ns != 5",
+                          "-t", "totals.direct.reclaims > 0", path]}
+        for name, argv in runs.items():
+            r = subprocess.run(argv, capture_output=True)
+            want = 9 if name == "check" else 6
+            check("%s of a summary with %s: refused (exit %d) naming it" % (name, what, want),
+                  r.returncode == want and path.encode() in r.stderr, (r.returncode, r.stderr))
+    with open(os.path.join(work, "bad-number.json"), "w") as f:
+        f.write(made(p99="NaN"))
+    r = subprocess.run([tool, os.path.join(work, "bad-number.json")], capture_output=True)
+    check("a NaN in a summary is told as not JSON, with its line and column",
+          b"not valid JSON at line 1, column" in r.stderr and b"NaN" in r.stderr, r.stderr)
+    top = os.path.join(work, "max-count.json")
+    with open(top, "w") as f:
+        f.write(made(rec="18446744073709551615"))
+    r = subprocess.run([tool, "check", "-t", "totals.direct.reclaims > 0", top],
+                       capture_output=True)
+    check("2^64 - 1 is a count a summary holds", r.returncode == 0, r.stderr)
+    for argv in ([tool, "merge", top, good], [tool, "merge", good, top], [tool, top, good]):
+        r = subprocess.run(argv, capture_output=True)
+        check("%s: a sum past 2^64 - 1 fails (exit 6), never wraps" % " ".join(argv[1:2]),
+              r.returncode == 6 and b"past 2^64 - 1" in r.stderr and r.stdout == b"",
+              (r.returncode, r.stderr, r.stdout[:100]))
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -222,6 +280,18 @@ def main():
         f.write('{"schema": "something-else"}')
     rc, _, err = merge(tool, [jsons[0], bad])
     check("merge refuses a JSON that is not a summary", rc == 6 and b"bad.json" in err, err)
+
+    not_json_numbers(tool, work, jsons[0])
+    wrong = os.path.join(work, "wrong-layout.json")
+    doc = json.load(open(jsons[0]))
+    doc["processes"] = "oops"
+    with open(wrong, "w") as f:
+        json.dump(doc, f)
+    for argv in ([tool, wrong], [tool, "-f", "json", wrong], [tool, jsons[0], wrong]):
+        r = subprocess.run(argv, capture_output=True)
+        check("%s: a summary of another layout is refused (exit 6) naming it" %
+              " ".join(os.path.basename(a) for a in argv[1:]),
+              r.returncode == 6 and wrong.encode() in r.stderr, (r.returncode, r.stderr))
 
     # compare: each cell is its summary's value; names; relative changes
     r = subprocess.run([tool, "compare", "--format", "json", "--name", "first", "--name",
