@@ -1651,6 +1651,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->unwrapped_lines = count_of(tr, "unwrapped_lines");
 	t->report_files = count_of(tr, "report_files");
 	t->writes_rejected = count_of(tr, "writes_rejected");
+	t->timestamps_integer = count_of(tr, "timestamps_integer");
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)
 								  : 0;

@@ -210,6 +210,14 @@ static uint64_t writes_rejected(const struct vmsa_summary *sum)
 	return n ? n : sum->writes_unknown;
 }
 
+static uint64_t timestamps_integer(const struct vmsa_summary *sum)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		n += sum->sources[i].traits.timestamps_integer;
+	return n;
+}
+
 static uint64_t wrapped(const struct vmsa_summary *sum)
 {
 	uint64_t n = 0;
@@ -291,6 +299,14 @@ const struct vmsa_note vmsa_notes[] = {
 			"whether they wrote file or anon pages, sync or async, is not known; the "
 			"write counts are unknown, not 0."},
 	 .count = writes_rejected},
+	{NOTE("timestamps_integer",
+	      "timestamps are integers, taken as nanoseconds (traits.timestamps_integer): right "
+	      "for trace-cmd report --raw-ts; a trace clock that does not count in ns (counter, "
+	      "uptime, x86-tsc) gives its latencies and times in its own units"),
+	 .report = {"", " lines have integer timestamps, taken as nanoseconds: right for "
+			"trace-cmd report --raw-ts; with a trace clock that does not count in ns "
+			"(counter, uptime, x86-tsc) the latencies and times above are in its units."},
+	 .count = timestamps_integer},
 	{NOTE("timestamps_went_backwards", "some latencies were counted as 0"),
 	 .report = {"timestamps went backwards ",
 		    " times (CPUs' clocks out of step, or inputs out of order); those latencies "

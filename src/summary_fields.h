@@ -404,7 +404,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "are interleaved by time and analyzed as one trace", u64_any(t->report_files))  \
 	XO("writes_rejected", VF_FIRST(COUNT),                                              \
 	   "lines of write events (writepage, write_folio) rejected, when any: the write " \
-	   "counts are null (note writes_unknown)", u64_any(t->writes_rejected))
+	   "counts are null (note writes_unknown)", u64_any(t->writes_rejected))           \
+	XO("timestamps_integer", VF_FIRST(COUNT),                                         \
+	   "lines whose timestamp is an integer, when any: taken as ns, which a trace "   \
+	   "clock that does not count in ns (counter, uptime, x86-tsc) does not print "   \
+	   "(note timestamps_integer)", u64_any(t->timestamps_integer))
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \

@@ -347,6 +347,10 @@ struct vmsa_traits {
 	 * said, file or anon, sync or async, is not known, so neither are the
 	 * write counts */
 	uint64_t writes_rejected;
+	/* lines whose timestamp is an integer (text): a trace clock that does
+	 * not count in ns (counter, uptime, x86-tsc) prints its counts so, as
+	 * trace-cmd report --raw-ts prints ns; they are taken as ns */
+	uint64_t timestamps_integer;
 };
 
 /* The top buffer's name for --instance (an instance of that name cannot be

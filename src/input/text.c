@@ -415,8 +415,10 @@ have_header:;
 		p->traits.top_buffer_events++;
 	else
 		count_buffer(p, ev);
-	if (h.fine_ts)
+	if (h.fine_ts) {
 		p->traits.timestamps_ns_precision++;
+		p->traits.timestamps_integer += h.fine_ts == TS_INTEGER;
+	}
 	if (p->traits.dialect == VMSA_DIALECT_UNKNOWN)
 		p->traits.dialect = h.perf ? VMSA_DIALECT_PERF : VMSA_DIALECT_FTRACE;
 	return VMSA_LINE_EVENT;
@@ -670,6 +672,7 @@ void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 	vmsa_name_counts_add(t->instance_events, d->instance_events);
 	t->report_files += d->report_files;
 	t->writes_rejected += d->writes_rejected;
+	t->timestamps_integer += d->timestamps_integer;
 	if (t->dialect == VMSA_DIALECT_UNKNOWN)
 		t->dialect = d->dialect;
 }

@@ -445,7 +445,8 @@ static bool parse_header_verbose(const char *s, const char *first, const char *e
 		h->cpu = (int32_t)cpu;
 		h->perf = false;
 		h->ts = ts;
-		h->fine_ts = !in_ns;
+		/* (a clock not in ns prints its counts: an integer) */
+		h->fine_ts = in_ns ? 0 : TS_INTEGER;
 		h->first_lb = false;
 		h->cpu_col = q;
 		return name_after(after, e, h);
@@ -463,7 +464,7 @@ static bool parse_header_unbracketed(const char *s, const char *first, const cha
 		if (t < e && is_digit(*t)) {
 			const char *te;
 			uint64_t ts;
-			bool fine;
+			uint8_t fine;
 			if (parse_ts(t, e, &ts, &te, &fine) && te < e && *te == ':' &&
 			    (te + 1 == e || is_sp(te[1])))
 				return header_at_ts(s, first, t, e, NULL, h);

@@ -53,7 +53,9 @@ struct header {
 	size_t name_len;
 	const char *fields, *end;
 	bool perf;
-	bool fine_ts;
+	/* 0: microseconds, 1: finer (more than 6 fraction digits),
+	 * TS_INTEGER: an integer, taken as ns */
+	uint8_t fine_ts;
 	const char *cpu_col; /* parse_header(): the '[' of the CPU column */
 	bool first_lb;	     /* parse_header(): it is the line's first '[' */
 	/* parse_header()'s inputs, set by its caller: the template to read the

@@ -56,7 +56,7 @@ enum num_status vmsa_text_parse_num_slow(const char *p, const char *e, uint64_t 
 }
 
 bool vmsa_text_parse_ts_slow(const char *p, const char *e, uint64_t *ns, const char **end,
-			     bool *fine)
+			     uint8_t *fine)
 {
 	const uint32_t *scale = ts_scale;
 	const char *s = p;
@@ -86,9 +86,10 @@ bool vmsa_text_parse_ts_slow(const char *p, const char *e, uint64_t *ns, const c
 			return false;
 		*ns = sec * 1000000000ull + frac;
 	} else {
-		/* a clock that is not in ns (counter, x86-tsc): taken as ns */
+		/* a clock that is not in ns (counter, x86-tsc), or ns
+		 * (trace-cmd report --raw-ts): taken as ns, and told */
 		*ns = sec;
-		*fine = true;
+		*fine = TS_INTEGER;
 	}
 	*end = p;
 	return true;

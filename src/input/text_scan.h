@@ -231,11 +231,15 @@ static inline unsigned lead_digits(uint64_t w, uint64_t *val)
 static const uint32_t ts_scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
 				      10000,	  1000,	     100,      10,	1};
 
+/* *fine: 0 for microseconds, 1 for more fraction digits, TS_INTEGER for an
+ * integer (a trace clock that does not count in ns, or trace-cmd report
+ * --raw-ts): taken as ns */
+#define TS_INTEGER 2
 bool vmsa_text_parse_ts_slow(const char *p, const char *e, uint64_t *ns, const char **end,
-			     bool *fine);
+			     uint8_t *fine);
 
 static inline __attribute__((always_inline)) bool
-parse_ts(const char *p, const char *e, uint64_t *ns, const char **end, bool *fine)
+parse_ts(const char *p, const char *e, uint64_t *ns, const char **end, uint8_t *fine)
 {
 	if (WORDWISE && e - p >= 16) {
 		/* the usual "S.F" with at most 7 digits each: a word at a time */

@@ -188,6 +188,27 @@ def main():
     check("... merged with a summary that knows its writes: still unknown",
           mw.get("file_async", 0) is None, m.stderr or mw)
 
+    # 6. integer timestamps (trace_clock counter, x86-tsc, uptime; trace-cmd
+    # report --raw-ts): taken as ns, and said so
+    ints = os.path.join(work, "integer-ts.txt")
+    with open(ints, "w") as f:
+        f.write(line("dd", 100, 0, 3.0, "mm_vmscan_direct_reclaim_begin",
+                     "order=0 gfp_flags=GFP_KERNEL").replace("3.000000:", "101:"))
+        f.write(line("dd", 100, 0, 3.5, "mm_vmscan_direct_reclaim_end",
+                     "nr_reclaimed=1").replace("3.500000:", "104:"))
+    rc, js = run(tool, ints, "-f", "json")
+    d = json.loads(js)
+    check("integer timestamps: taken as ns (a stall of 3), the trait and the note say so",
+          d["totals"]["direct"]["latency_ns"] == 3 and
+          d["input"]["sources"][0]["traits"].get("timestamps_integer") == 2 and
+          any(n.startswith("timestamps_integer:") for n in d["notes"]), (d["notes"], js[:300]))
+    rc, out = run(tool, ints)
+    check("... the classic report's note", "Note: 2 lines have integer timestamps" in out,
+          out[-500:])
+    rc, js = run(tool, bare, "-f", "json")
+    check("... not for timestamps with a fraction",
+          not any(n.startswith("timestamps_integer:") for n in json.loads(js)["notes"]), js[:200])
+
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
     return 0 if passed == len(results) else 1
