@@ -1189,15 +1189,42 @@ static int parse_operand(const char **pp, struct operand *o, char *msg, size_t m
  * one of their periods began (a reclaim that has not ended is one) */
 static const struct nothing_hist {
 	const char *hist, *what, *periods, *began[4];
+	/* the periods open at the end: how many, and their time so far */
+	const char *open[2][2];
 } nothing_hists[] = {
 	{"latency.direct_stall_ns.", "direct reclaim stalls", "direct reclaim(s)",
-	 {"totals.direct.reclaims", "totals.direct.in_progress"}},
+	 {"totals.direct.reclaims", "totals.direct.in_progress"},
+	 {{"totals.direct.in_progress", "totals.direct.in_progress_ns"}}},
 	{"latency.kswapd_awake_ns.", "kswapd awake periods", "kswapd wake-up(s)",
-	 {"totals.kswapd.wakeups", "totals.kswapd.awake_in_progress"}},
+	 {"totals.kswapd.wakeups", "totals.kswapd.awake_in_progress"},
+	 {{"totals.kswapd.awake_in_progress", "totals.kswapd.awake_in_progress_ns"}}},
 	{"latency.memcg_reclaim_ns.", "memcg reclaims", "memcg reclaim(s)",
 	 {"totals.memcg.reclaims", "totals.memcg.in_progress", "totals.memcg_softlimit.reclaims",
-	  "totals.memcg_softlimit.in_progress"}},
+	  "totals.memcg_softlimit.in_progress"},
+	 {{"totals.memcg.in_progress", "totals.memcg.in_progress_ns"},
+	  {"totals.memcg_softlimit.in_progress", "totals.memcg_softlimit.in_progress_ns"}}},
 };
+
+/* The histogram of path, or NULL */
+static const struct nothing_hist *hist_of(const char *path)
+{
+	for (size_t i = 0; i < sizeof(nothing_hists) / sizeof(nothing_hists[0]); i++)
+		if (!strncmp(path, nothing_hists[i].hist, strlen(nothing_hists[i].hist)))
+			return &nothing_hists[i];
+	return NULL;
+}
+
+/* What the longest period still open at the end had lasted at least (their
+ * mean time so far: the longest is no shorter), 0 when none is open */
+static double open_at_least(const struct vmsa_doc *d, const struct nothing_hist *h)
+{
+	double most = 0, k, ns;
+	for (size_t i = 0; i < 2 && h->open[i][0]; i++)
+		if (vmsa_doc_number(d, h->open[i][0], &k) == 0 && k > 0 &&
+		    vmsa_doc_number(d, h->open[i][1], &ns) == 0 && ns / k > most)
+			most = ns / k;
+	return most;
+}
 
 /*
  * A statistic of a histogram whose count is 0: 1 (vacuous) when nothing it
@@ -1210,10 +1237,7 @@ static const struct nothing_hist {
  */
 static int nothing_counted(const struct vmsa_doc *d, const char *path, char *why, size_t n)
 {
-	const struct nothing_hist *h = NULL;
-	for (size_t i = 0; i < sizeof(nothing_hists) / sizeof(nothing_hists[0]); i++)
-		if (!strncmp(path, nothing_hists[i].hist, strlen(nothing_hists[i].hist)))
-			h = &nothing_hists[i];
+	const struct nothing_hist *h = hist_of(path);
 	double v, began = 0;
 	for (size_t i = 0; h && i < sizeof(h->began) / sizeof(h->began[0]) && h->began[i]; i++) {
 		if (vmsa_doc_number(d, h->began[i], &v) != 0) {
@@ -1258,7 +1282,9 @@ static int nothing_counted(const struct vmsa_doc *d, const char *path, char *why
  * The value of o in d: 0 (*v), 1 for a statistic of nothing (its
  * histogram's count is 0, and nothing it counts happened: nothing_counted()),
  * 2 for a value the trace cannot tell (null, or absent from this summary),
- * 3 for a product that overflows a double; why says which.
+ * 3 for a product that overflows a double; why says which.  A latency's
+ * max_ns is at least what a period still open at the end had lasted (why
+ * says so when that is more).
  */
 static int operand_value(const struct vmsa_doc *d, const struct operand *o, double *v, char *why,
 			 size_t wn)
@@ -1268,6 +1294,16 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 		return 0;
 	double x, count;
 	int r = vmsa_doc_number(d, o->path, &x);
+	size_t pl = strlen(o->path);
+	const struct nothing_hist *h = hist_of(o->path);
+	if (r == 0 && h && pl > 7 && !strcmp(o->path + pl - 7, ".max_ns")) {
+		double open = open_at_least(d, h);
+		if (open > x) {
+			snprintf(why, wn, "max_ns taken as %.0f: %s open at the end had lasted at "
+					  "least that (those that ended: at most %.0f)", open, h->periods, x);
+			x = open;
+		}
+	}
 	if (r == 0 && !isfinite(o->factor * x)) {
 		/* (1e300 * a count: no verdict can be told of it) */
 		snprintf(why, wn, "%.15g * %s overflows a double", o->factor, o->path);
@@ -1383,6 +1419,9 @@ int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing
 	if (t->verdict == VMSA_VERDICT_VACUOUS || t->verdict == VMSA_VERDICT_NOT_MEASURED)
 		snprintf(t->message, sizeof(t->message), "measured %s, bound %s: %s%s", m, bd,
 			 reason, tail);
+	else if (why[0] || why_b[0]) /* (a max_ns that counts an open period) */
+		snprintf(t->message, sizeof(t->message), "measured %s, bound %s: %s (%s)", m, bd,
+			 t->verdict_name, why[0] ? why : why_b);
 	else
 		snprintf(t->message, sizeof(t->message), "measured %s, bound %s: %s", m, bd,
 			 t->verdict_name);

@@ -474,6 +474,21 @@ def test_check_fails_closed(names):
         r = gate(["--missing=pass", "-t", expr, open_end])
         check("  --missing=pass lets it pass", r.returncode == 0 and b"not measured" in r.stdout,
               (r.returncode, r.stdout))
+    # a max beside a period still open: at least what that one had lasted
+    beside = os.path.join(d, "open-beside-completed.txt")
+    with open(beside, "w") as f:
+        f.write("  dd-100 [000] 20.000000: mm_vmscan_direct_reclaim_begin: order=0\n"
+                "  dd-100 [000] 20.001000: mm_vmscan_direct_reclaim_end: nr_reclaimed=1\n"
+                "  cc-101 [001] 21.000000: mm_vmscan_direct_reclaim_begin: order=0\n"
+                "  kswapd0-45 [001] 31.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n")
+    r = gate(["-t", "latency.direct_stall_ns.max_ns < 5e6", beside])
+    check("a max of 1 ms completed beside a stall open for 10 s at the end: violated, exit 8",
+          r.returncode == 8 and b"violated" in r.stdout and
+          b"max_ns = 10000000000" in r.stdout and b"open at the end" in r.stdout,
+          (r.returncode, r.stdout))
+    r = gate(["-t", "latency.direct_stall_ns.max_ns < 20e9", beside])
+    check("  and holds under a bound above it", r.returncode == 0 and b"holds" in r.stdout,
+          (r.returncode, r.stdout))
     wrapped = fx("handmade", "wrapped-mail.txt")  # its reclaim lines broken, rejected
     r = gate(["-t", "latency.direct_stall_ns.p99_ns < 1", wrapped])
     check("a p99 of no stalls with rejected lines (a wrapped mail): not measured, exit 8",
