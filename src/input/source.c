@@ -868,7 +868,7 @@ static inline void put_event(struct ev_slot *dst, const struct vmsa_event *src)
 {
 	struct ev_slot w;
 	memcpy(&w.ev, src, sizeof(*src));
-	if (src->comm_len <= sizeof(w.comm)) {
+	if (src->comm_len && src->comm_len <= sizeof(w.comm)) {
 		memcpy(w.comm, src->comm, src->comm_len);
 		w.ev.comm = dst->comm;
 	}
