@@ -230,12 +230,19 @@ double cli_wall_now(void);
 bool cli_metrics_format(const char *format, enum vmsa_metrics_format *fmt);
 
 /*
- * The metrics of doc to out (when not NULL, in the --format, a metrics one)
- * and to the --openmetrics-file (replaced whole; a device or FIFO written as
- * it is).  0 or the error; one of the file or --listen is shown and sets
- * *told (told may be NULL), one of out is left to the caller.
+ * The metrics of doc to out (when not NULL, in the --format, a metrics one),
+ * to the --openmetrics-file when file (else the caller writes it with
+ * cli_write_metrics_file() once the report is out: a run that fails leaves
+ * the old one) and to --listen.  0 or the error; one of the file or
+ * --listen is shown and sets *told (told may be NULL), one of out is left to
+ * the caller.
  */
-int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool *told);
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool file,
+		      bool *told);
+/* The --openmetrics-file (replaced whole; a device or FIFO written as it
+ * is): 0, or the error, shown; nothing without the option, or with --strict
+ * failing. */
+int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc);
 
 /*
  * --listen (listen.c): serve the metrics over HTTP from a thread of its own.

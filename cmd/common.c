@@ -191,10 +191,22 @@ static int write_prometheus(FILE *f, void *payload)
 	return vmsa_report_openmetrics_cgroups(f, m->doc, VMSA_METRICS_PROMETHEUS, m->cgroups);
 }
 
-int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool *told)
+int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc)
+{
+	struct metrics_src m = {doc, c->cgroups};
+	int err = 0;
+	if (c->metrics_path && !c->failed &&
+	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
+		fprintf(stderr, "vmscan-analyze: %s: cannot write --openmetrics-file: %s\n",
+			c->metrics_path,
+			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
+	return err;
+}
+
+int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out, bool file,
+		      bool *told)
 {
 	enum vmsa_metrics_format fmt;
-	struct metrics_src m = {doc, c->cgroups};
 	int err = out && cli_metrics_format(c->format, &fmt)
 			  ? vmsa_report_openmetrics_cgroups(out, doc, fmt, c->cgroups)
 			  : 0;
@@ -202,11 +214,8 @@ int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out
 		*told = false;
 	if (err)
 		return err;
-	if (c->metrics_path && !c->failed &&
-	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
-		fprintf(stderr, "vmscan-analyze: %s: cannot write --openmetrics-file: %s\n",
-			c->metrics_path,
-			err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
+	if (file)
+		err = cli_write_metrics_file(c, doc);
 	if (!err && c->listener && (err = cli_listen_publish(c->listener, doc, c->cgroups)))
 		cli_error("--listen", err, 0);
 	if (told)
@@ -357,14 +366,14 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	bool told = false; /* the metrics file's or --listen's error */
 	/* an interval's delta is printed only: the metrics stay cumulative */
 	bool delta = span && span->index;
+	struct vmsa_doc *doc = NULL;
 	if (!delta && (metrics || c->metrics_path || c->listener)) {
-		/* interval reports with --openmetrics-file go to the file only */
+		/* interval reports with --openmetrics-file go to the file only;
+		 * the final one's file is written last, when all else is out */
 		FILE *mout = metrics && (final || !c->metrics_path) ? out : NULL;
-		struct vmsa_doc *doc;
 		err = vmsa_doc_from_summary_ref(&doc, sum);
 		if (!err)
-			err = cli_write_metrics(c, doc, mout, &told);
-		vmsa_doc_free(doc);
+			err = cli_write_metrics(c, doc, mout, !final, &told);
 		if (!err && !metrics && (final || !c->metrics_path))
 			err = print_report(c, sum, &ro, span, out);
 	} else {
@@ -378,6 +387,9 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 		err = report_file(c, &c->svg_out, sum, &ro, true);
 	if (!err && final && c->json_out.f)
 		err = report_file(c, &c->json_out, sum, &ro, false);
+	if (!err && final && doc)
+		err = cli_write_metrics_file(c, doc);
+	vmsa_doc_free(doc);
 	vmsa_summary_free(sum);
 	return err;
 }

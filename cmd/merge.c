@@ -49,10 +49,16 @@ int cmd_merge(struct cli *c, int n, char **paths)
 	enum vmsa_metrics_format mf;
 	bool metrics = cli_metrics_format(c->format, &mf);
 	if (status == EXIT_OK && (metrics || c->metrics_path) &&
-	    cli_write_metrics(c, all, metrics ? stdout : NULL, NULL))
+	    cli_write_metrics(c, all, metrics ? stdout : NULL, false, NULL))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && !metrics)
 		status = cli_status(vmsa_doc_write(stdout, all, c->pretty), CLI_OUTPUT);
+	/* the file last, once standard output took the report: a run that
+	 * fails leaves the old one */
+	if (status == EXIT_OK && cli_flush(stdout))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && cli_write_metrics_file(c, all))
+		status = EXIT_RUNTIME;
 	vmsa_doc_free(all);
 	return status;
 }

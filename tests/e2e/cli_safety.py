@@ -338,6 +338,16 @@ def test_dev_full(names, summary):
               r.returncode == 1 and full.encode() in r.stderr and
               b"No space left on device" in r.stderr and is_char_device(full),
               (r.returncode, r.stderr))
+    # a report that cannot be written: the --openmetrics-file stays as it was
+    old = os.path.join(WORK, "old.prom")
+    for what, args in (("analyze", ["--openmetrics-file", old, names]),
+                       ("merge", ["merge", "--openmetrics-file", old, summary])):
+        with open(old, "w") as f:
+            f.write("OLD\n")
+        with open(full, "wb") as f:
+            r = run(args, stdout=f)
+        check("%s > /dev/full: exit 1, its --openmetrics-file left as it was" % what,
+              r.returncode == 1 and open(old).read() == "OLD\n", (r.returncode, r.stderr))
 
 
 def test_closed_pipe(names, summary):
