@@ -217,16 +217,28 @@ struct group {
 	int first, n;		/* paths[0] is input number first */
 	struct vmsa_interleave *merge; /* n > 1 */
 	struct input_state *is;	/* one per source */
+	bool cut;		/* the analysis stopped while reading it */
 };
 
 static int record_group(struct run *r, void *in)
 {
 	struct group *g = in;
 	int err = 0;
-	for (int i = 0; i < g->n && !err && g->src[i]; i++)
+	for (int i = 0; i < g->n && !err && g->src[i]; i++) {
+		const struct vmsa_traits *t = vmsa_source_traits(g->src[i]);
+		struct vmsa_traits cut;
+		struct stat st;
+		/* a file stopped before its end (a pipe or a terminal has none
+		 * but the one a stop makes) */
+		if (g->cut && strcmp(g->paths[i], "-") && stat(g->paths[i], &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			cut = *t;
+			cut.stopped_before_end = 1;
+			t = &cut;
+		}
 		err = record_counts(r, &g->is[i], vmsa_source_name(g->src[i]),
-				    vmsa_source_format(g->src[i]), vmsa_source_counts(g->src[i]),
-				    vmsa_source_traits(g->src[i]));
+				    vmsa_source_format(g->src[i]), vmsa_source_counts(g->src[i]), t);
+	}
 	return err;
 }
 
@@ -473,6 +485,7 @@ int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
 			ret = read_group(&r, &g);
 			if (!ret || ret == VMSA_ANALYZE_STOP)
 				r.res.input = i + g.n - 1;
+			g.cut = ret == VMSA_ANALYZE_STOP;
 		}
 		ret = close_group(&r, &g, ret);
 		r.g = NULL;

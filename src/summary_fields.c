@@ -210,6 +210,14 @@ static uint64_t writes_rejected(const struct vmsa_summary *sum)
 	return n ? n : sum->writes_unknown;
 }
 
+static uint64_t stopped_before_end(const struct vmsa_summary *sum)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		n += sum->sources[i].traits.stopped_before_end != 0;
+	return n;
+}
+
 static uint64_t timestamps_integer(const struct vmsa_summary *sum)
 {
 	uint64_t n = 0;
@@ -299,6 +307,12 @@ const struct vmsa_note vmsa_notes[] = {
 			"whether they wrote file or anon pages, sync or async, is not known; the "
 			"write counts are unknown, not 0."},
 	 .count = writes_rejected},
+	{NOTE("stopped_before_end",
+	      "the analysis was stopped before the end of a file it read "
+	      "(sources[].traits.stopped_before_end): the counts are of the part read"),
+	 .report = {"the analysis was stopped before the end of ",
+		    " input file(s): the counts above are of the part read."},
+	 .count = stopped_before_end},
 	{NOTE("timestamps_integer",
 	      "timestamps are integers, taken as nanoseconds (traits.timestamps_integer): right "
 	      "for trace-cmd report --raw-ts; a trace clock that does not count in ns (counter, "

@@ -351,6 +351,10 @@ struct vmsa_traits {
 	 * not count in ns (counter, uptime, x86-tsc) prints its counts so, as
 	 * trace-cmd report --raw-ts prints ns; they are taken as ns */
 	uint64_t timestamps_integer;
+	/* 1: the analysis was stopped (SIGINT twice, SIGTERM, the control
+	 * callback) before the end of this regular file: its counts are of
+	 * the part read */
+	uint64_t stopped_before_end;
 };
 
 /* The top buffer's name for --instance (an instance of that name cannot be

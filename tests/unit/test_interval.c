@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "summary_fields.h"
 
 #define LINE(task, ts, ev) "  " task " [000] " ts ": " ev "\n"
 
@@ -314,6 +315,53 @@ START_TEST(test_interim_reports_hold_every_analyzed_line)
 }
 END_TEST
 
+static int ask_stop(void *payload)
+{
+	(void)payload;
+	return VMSA_ANALYZE_STOP;
+}
+
+/* A stop before a file's end (SIGINT twice, SIGTERM) is said of that file
+ * (traits.stopped_before_end) and in a note; a file read to its end says
+ * nothing. */
+START_TEST(test_stop_before_the_end_is_said)
+{
+	char path[] = "/tmp/vmsa-test-interval-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 10000; i++) /* (a check every 4096 events) */
+		fprintf(f, "  kswapd0-45 [001] %d.%06d: mm_vmscan_kswapd_wake: nid=0 order=0\n",
+			1 + i / 1000000, i % 1000000);
+	fclose(f);
+	for (int stop = 0; stop < 2; stop++) {
+		struct vmsa_stats *st;
+		ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+		static volatile sig_atomic_t attention;
+		struct vmsa_analyze_options o = {.threads = 1, .attention = &attention,
+						 .control = stop ? ask_stop : NULL};
+		const char *paths[] = {path};
+		struct vmsa_analyze_result res;
+		ck_assert_int_eq(vmsa_analyze_files(st, paths, 1, &o, &res), 0);
+		ck_assert_int_eq(res.stopped, stop);
+		struct vmsa_summary *sum;
+		ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+		ck_assert_uint_eq(sum->nsources, 1);
+		ck_assert_uint_eq(sum->sources[0].traits.stopped_before_end, (uint64_t)stop);
+		ck_assert_uint_eq(sum->sources[0].counts.lines_read < 10000, (uint64_t)stop);
+		bool noted = false;
+		for (size_t i = 0; i < vmsa_nnotes; i++)
+			noted |= !strcmp(vmsa_notes[i].key, "stopped_before_end") &&
+				 vmsa_notes[i].count(sum) == 1;
+		ck_assert_int_eq(noted, stop);
+		vmsa_summary_free(sum);
+		vmsa_stats_free(st);
+	}
+	unlink(path);
+}
+END_TEST
+
 Suite *interval_suite(void)
 {
 	Suite *s = suite_create("interval");
@@ -323,6 +371,7 @@ Suite *interval_suite(void)
 	tcase_add_test(tc, test_threshold_check);
 	tcase_add_test(tc, test_writeback_pass_carries_over);
 	tcase_add_test(tc, test_interim_reports_hold_every_analyzed_line);
+	tcase_add_test(tc, test_stop_before_the_end_is_said);
 	tcase_set_timeout(tc, 60); /* 91 cuts, slow under the sanitizers on a busy machine */
 	suite_add_tcase(s, tc);
 	return s;
