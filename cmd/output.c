@@ -197,6 +197,13 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 		const struct cli_out *o = outs[i];
 		if (!o->path)
 			continue;
+		/* "-" is standard input everywhere else, and standard output
+		 * has the report: a file of that name was a surprise */
+		if (!strcmp(o->path, "-")) {
+			fprintf(stderr, "vmscan-analyze: %s -: an output file's name is wanted "
+					"(./- for a file named so)\n", o->option);
+			return EXIT_USAGE;
+		}
 		struct stat s;
 		bool exists = stat(o->path, &s) == 0;
 		for (size_t j = 0; j < i; j++)

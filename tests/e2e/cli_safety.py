@@ -280,6 +280,17 @@ def test_outputs_checked_first(names):
             rc = None
         check("%s is refused before standard input is read" % what,
               rc in (1, 2) and err.startswith(b"vmscan-analyze: "), (rc, err))
+    # "-" is standard input everywhere else: no output file of that name
+    d = os.path.join(WORK, "dash")
+    os.makedirs(d, exist_ok=True)
+    for opt in ("-j", "--svg", "--latencies", "--openmetrics-file"):
+        r = run([opt, "-", names], cwd=d)
+        check("%s - is a usage error (exit 2), no file named '-' made" % opt,
+              r.returncode == 2 and not os.path.exists(os.path.join(d, "-")),
+              (r.returncode, r.stderr))
+    r = run(["-j", "./-", names], cwd=d)
+    check("  ./- names such a file", r.returncode == 0 and os.path.exists(os.path.join(d, "-")),
+          (r.returncode, r.stderr))
 
 
 def test_terminal_stdin():
