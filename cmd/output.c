@@ -29,37 +29,6 @@ static char *dir_of(const char *path)
 }
 
 /*
- * The file that path names after its symlinks, malloc'd (NULL: out of
- * memory): its target when it is a link to a file that exists, else the
- * last name the chain of links gives; path itself when it is no link.  An
- * output is written where a link leads, as vmsa_write_file_atomic() does
- * (the link stays).
- */
-static char *follow_links(const char *path)
-{
-	char *real = realpath(path, NULL);
-	if (real)
-		return real;
-	char *p = strdup(path);
-	for (int hops = 0; p && hops < 40; hops++) {
-		struct stat s;
-		char t[4096];
-		ssize_t n;
-		if (lstat(p, &s) || !S_ISLNK(s.st_mode) || (n = readlink(p, t, sizeof(t) - 1)) <= 0)
-			break;
-		t[n] = 0;
-		const char *slash = strrchr(p, '/');
-		size_t dir_len = t[0] != '/' && slash ? (size_t)(slash - p) + 1 : 0;
-		char *next = malloc(dir_len + (size_t)n + 1);
-		if (next)
-			snprintf(next, dir_len + (size_t)n + 1, "%.*s%s", (int)dir_len, p, t);
-		free(p);
-		p = next;
-	}
-	return p;
-}
-
-/*
  * A line of a tracer's text output other than vmscan's: "... [CPU] ... SECS.FRACTION: name:"
  * (ftrace) or "... SECS.FRACTION: name:" (perf script).
  */
@@ -230,7 +199,7 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 		if (exists && !S_ISREG(s.st_mode)) /* a device or a FIFO: written as it is */
 			continue;
 		/* the temporary file goes beside the file a symlink leads to */
-		char *real = follow_links(o->path);
+		char *real = vmsa_write_file_target(o->path);
 		char *dir = real ? dir_of(real) : NULL;
 		free(real);
 		if (!dir) {
@@ -262,7 +231,7 @@ int cli_out_open(struct cli_out *o)
 		return EXIT_OK;
 	}
 	/* a symlink is followed: the file it leads to is replaced, the link stays */
-	o->dest = follow_links(o->path);
+	o->dest = vmsa_write_file_target(o->path);
 	char *dir = o->dest ? dir_of(o->dest) : NULL;
 	const char *base = o->dest ? strrchr(o->dest, '/') : NULL;
 	base = base ? base + 1 : o->dest;

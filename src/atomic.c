@@ -31,7 +31,7 @@ static void sync_dir(const char *path, size_t dir_len)
  * exists, else the last name the chain of links gives (a link to a file to
  * be made); path itself when it is no link.
  */
-static char *follow_links(const char *path)
+char *vmsa_write_file_target(const char *path)
 {
 	char *real = realpath(path, NULL);
 	if (real)
@@ -131,7 +131,7 @@ int vmsa_write_file_atomic(const char *path, vmsa_write_cb cb, void *payload)
 		return write_in_place(path, cb, payload);
 	}
 	/* a symlink is followed: its target is replaced, the link stays */
-	char *real = follow_links(path);
+	char *real = vmsa_write_file_target(path);
 	if (!real)
 		return VMSA_E_NOMEM;
 	int err = replace(real, cb, payload), e = errno;

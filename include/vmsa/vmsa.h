@@ -1207,6 +1207,14 @@ typedef int (*vmsa_write_cb)(FILE *f, void *payload);
  * stays; a directory is VMSA_E_IO (EISDIR).
  */
 int vmsa_write_file_atomic(const char *path, vmsa_write_cb cb, void *payload);
+/**
+ * vmsa_write_file_target() - the file vmsa_write_file_atomic(@path) writes:
+ * @path after its symlinks (their target when it exists, else the last name
+ * the chain of links gives), @path itself when it is no link; malloc'd,
+ * NULL when out of memory.  (Where a caller looks for room for the
+ * temporary file, or for the file an output would replace.)
+ */
+char *vmsa_write_file_target(const char *path);
 
 #ifdef __cplusplus
 }
