@@ -250,7 +250,7 @@ struct vmsa_text_parser {
 	/* broken lines (vmsa_text_count_line()): the last line that was not an
 	 * event, by its number in the counts, whether it began like a trace line
 	 * short enough to be broken (a head), whether it ended in a field's '='
-	 * (the next may hold its value alone); whether the first line went on a
+	 * or a label (the next may hold its value alone); whether the first line went on a
 	 * broken event (vmsa_text_wrap_restart()) */
 	uint64_t wrap_last;
 	const char *other_line; /* the last line that was not an event */
