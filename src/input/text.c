@@ -318,7 +318,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	const char *s = line, *e = line + len;
 	if (e > s && e[-1] == '\r')
 		e--;
-	p->last_unknown_vmscan = false;
+	p->last_other = OTHER_NONE;
 	/* (a line right after an instance's lost-events marker) */
 	const char *after_marker = p->pending_inst;
 	p->pending_inst = NULL;
@@ -336,10 +336,11 @@ have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {
 		/* the catalogue's first prefix is the system's own */
-		p->last_unknown_vmscan = (h.name_len > p->prefix_len &&
-					  memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0) ||
-					 of_system(p->cat->system, line, &h);
-		if (p->last_unknown_vmscan)
+		bool vmscan = (h.name_len > p->prefix_len &&
+			       memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0) ||
+			      of_system(p->cat->system, line, &h);
+		p->last_other = vmscan ? OTHER_VMSCAN : OTHER_SYSTEM;
+		if (vmscan)
 			vmsa_name_count_add(p->traits.event_other, h.name, h.name_len, 1, 0);
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
@@ -508,6 +509,24 @@ static bool label_before_value(const struct vmsa_catalogue *c, const char *b, si
 	return i < end && label_word(c, b + i, b + end, &value_after) && value_after;
 }
 
+/* [first, e) begins with the name of an event of another system
+ * ("tracing_mark_write: ..." after a first line broken before the name; not
+ * a pointer, "ffff88800c45e4c0: ") */
+static bool other_system(const struct vmsa_text_parser *p, const char *first, const char *e)
+{
+	const char *q = first;
+	bool hex = true;
+	for (; q < e && (is_digit(*q) || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+			 *q == '_');
+	     q++)
+		hex &= is_digit(*q) || (*q >= 'a' && *q <= 'f');
+	bool value_after;
+	return !hex && !is_digit(*first) && q - first >= 2 && q < e && *q == ':' &&
+	       (q + 1 == e || is_sp(q[1])) &&
+	       find_event(p, first, (size_t)(q - first)) < 0 &&
+	       !mentions_vmscan(p->cat, first, q) && !label_word(p->cat, first, q + 1, &value_after);
+}
+
 /* (value_next: the line before ends in a field's '=' or a label, whose value
  * this one may hold alone: "4") */
 static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char *e,
@@ -526,6 +545,8 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 	    !memchr(first, ':', (size_t)(e - first)) && !mentions_vmscan(p->cat, first, e) &&
 	    !labelled_text(p->cat, first, e))
 		return false;
+	if (!value_next && other_system(p, first, e))
+		return false; /* (an event of another system, broken: none of ours) */
 	return !vmsa_text_line_start(s, first, e);
 }
 
@@ -556,7 +577,9 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 		p->wrap_first_goes_on_eq = goes_on(p, line, e, true);
 	}
 	p->wrap_last = n;
-	p->wrap_last_head = !cont && len <= WRAP_MAX &&
+	/* (an event of another system, broken or not, is none of this tool's:
+	 * the lines after it are not counted as broken) */
+	p->wrap_last_head = !cont && len <= WRAP_MAX && p->last_other != OTHER_SYSTEM &&
 			    vmsa_text_line_start(line, skip_sp(line, e), e);
 	size_t end = len - (len && line[len - 1] == '\r');
 	p->wrap_last_eq = len && (name_before_eq(line, end) != SIZE_MAX ||
@@ -726,7 +749,7 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 	default:
 		note_broken(p, c->lines_read);
 		c->lines_ignored++;
-		if (p->last_unknown_vmscan)
+		if (p->last_other == OTHER_VMSCAN)
 			c->unknown_vmscan_events++;
 		break;
 	}

@@ -981,7 +981,8 @@ def test_compressed_summary_on_a_pipe():
 def test_unwrap_widths():
     """--unwrap of a real capture broken as a mail breaks it, at 60 to 80
     columns (at a space, the space dropped), also quoted with CRLF: the
-    summary of the capture whole. A quarter of its lines are mm_shrink_slab_*
+    summary of the capture whole, and without --unwrap the count of events
+    broken is the count --unwrap joins. A quarter of its lines are mm_shrink_slab_*
     events, printed with labels ("nid: 0 objects to shrink 0 gfp_flags ...
     priority 12"), not k=v: their pieces hold no '=' and mostly no ':'."""
     src = os.path.join(SRC, "fixtures", "6.1", "highalloc", "upstream", "trace.txt.xz")
@@ -1014,6 +1015,15 @@ def test_unwrap_widths():
               su["traits"].get("unwrapped_events", 0) > slab,
               {k: su[k] for k in ("lines_read", "lines_analyzed", "lines_ignored",
                                   "lines_rejected", "traits")})
+        n = run(["-q", "-f", "json", "-"], data=data)
+        sn = json.loads(n.stdout)["input"]["sources"][0]
+        # (the capture's tracing_mark_write lines, broken at 60 and 72
+        # columns, are no vmscan events: neither counted nor joined)
+        check(what + ": no note that it looks wrapped", du["notes"] == dw["notes"],
+              du["notes"])
+        check(what + ": without --unwrap, the events broken are counted",
+              sn["traits"].get("wrapped_events") == su["traits"].get("unwrapped_events"),
+              (sn["traits"].get("wrapped_events"), su["traits"].get("unwrapped_events")))
 
 
 def main():

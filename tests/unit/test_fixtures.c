@@ -377,6 +377,24 @@ START_TEST(test_wrapped_mail)
 	r = analyze(NULL, FX("names.txt"), NULL);
 	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 0);
 	vmsa_summary_free(r.sum);
+	/* an event of another system broken, after its name or before it, is
+	 * none of this tool's (--unwrap leaves it): not counted as broken */
+	static const char other[] =
+		"             init-1       [001] .....    10.440793: tracing_mark_write:\n"
+		"vmsa: scenario highalloc start\n"
+		"             init-1       [001] .....    10.440794:\n"
+		"tracing_mark_write: vmsa: scenario\n"
+		"highalloc start\n"
+		"             init-1       [001] .....    10.440795: mm_vmscan_kswapd_wake:\n"
+		"nid=0 order=0\n";
+	r = analyze(other, NULL, NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 1);
+	vmsa_summary_free(r.sum);
+	r = analyze_unwrapped(other);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 0);
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 1);
+	ck_assert_uint_eq(r.counts.lines_ignored, 5);
+	vmsa_summary_free(r.sum);
 }
 END_TEST
 
