@@ -246,10 +246,10 @@ BUILD(build_slab_end)
 #define B(f) VF_BIT(VF_##f)
 #define ORDER_FIELDS (B(NID) | B(ORDER))
 #define BEGIN_END(ctx, begin, end)                                                   \
-	{{{begin}}, VMSA_EV_RECLAIM_BEGIN, ctx, false, NULL, ORDER_FIELDS, build_order},   \
-	{{{end}}, VMSA_EV_RECLAIM_END, ctx, false, NULL, B(NR_RECLAIMED), build_end}
-#define EVENT(type, fields, build, ...) {{__VA_ARGS__}, type, 0, false, NULL, fields, build}
-#define WRITEBACK(type, name) {{{name}}, type, 0, false, "writeback", B(WB_NR_PAGES) | B(WB_REASON), build_writeback}
+	{{{begin}}, VMSA_EV_RECLAIM_BEGIN, ctx, NULL, NULL, ORDER_FIELDS, build_order},    \
+	{{{end}}, VMSA_EV_RECLAIM_END, ctx, NULL, NULL, B(NR_RECLAIMED), build_end}
+#define EVENT(type, fields, build, ...) {{__VA_ARGS__}, type, 0, NULL, NULL, fields, build}
+#define WRITEBACK(type, name) {{{name}}, type, 0, NULL, "writeback", B(WB_NR_PAGES) | B(WB_REASON), build_writeback}
 
 /* Every vmscan event from the seeds (2.6.35) through Linux 6.12, the
  * mm_vmscan_reclaim_pages of later kernels, the kernel/ series' mm_vmscan_wakeup_flusher,
@@ -323,11 +323,16 @@ const struct vmsa_catalogue vmsa_catalogue = {
 		/* kernel/ series: "nid=%d nr_dirty=%lu nr_pages=%ld reason=%s" */
 		EVENT(VMSA_EV_FLUSHER_WAKE, B(NID) | B(NR_DIRTY) | B(NR_PAGES) | B(FLUSH_REASON),
 		      build_flusher, {"mm_vmscan_wakeup_flusher"}),
-		/* "<fn> <ptr>: nid: N objects to shrink ... priority N" */
-		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0, true, NULL, B(NID) | B(PRIORITY),
-		 build_slab_start},
+		/* "<fn> <ptr>: nid: N objects to shrink ... priority N" (3.x: no
+		 * nid; before 4.16: pgs_scanned and lru_pgs, no priority) */
+		{{{"mm_shrink_slab_start"}}, VMSA_EV_SLAB_START, 0,
+		 "nid: % objects to shrink % gfp_flags % pgs_scanned % lru_pgs % cache items % "
+		 "delta % total_scan % priority %",
+		 NULL, B(NID) | B(PRIORITY), build_slab_start},
 		/* "<fn> <ptr>: nid: N unused scan count ... last shrinker return val N" */
-		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0, true, NULL, B(RETVAL), build_slab_end},
+		{{{"mm_shrink_slab_end"}}, VMSA_EV_SLAB_END, 0,
+		 "nid: % unused scan count % new scan count % total_scan % last shrinker return val %",
+		 NULL, B(RETVAL), build_slab_end},
 		/* 3.1+: how much a flusher wrote, and why (pages: the start's
 		 * nr_pages less the written's, as wb_writeback() counts down) */
 		WRITEBACK(VMSA_EV_WB_START, "writeback_start"),

@@ -112,7 +112,10 @@ struct vmsa_event_desc {
 	struct vmsa_event_name names[VMSA_MAX_NAMES];
 	uint8_t type;  /* enum vmsa_event_type: the statistics' handler */
 	uint8_t ctx;   /* enum vmsa_ctx, RECLAIM_BEGIN/END */
-	bool labelled; /* text fields are labels, not "k=v" */
+	/* NULL: text fields are "k=v"; else they are labels, and this is the
+	 * text of its print format after the function and shrinker (all
+	 * kernels' labels), each value a '%' */
+	const char *labels;
 	const char *system; /* NULL: the catalogue's */
 	uint32_t fields; /* VF_BIT()s the build reads */
 	vmsa_build_fn build;

@@ -42,9 +42,9 @@ struct vmsa_traits *vmsa_text_parser_traits_mut(struct vmsa_text_parser *p);
  * decoded apart: restart before a batch; after its `lines` lines, its edges:
  * whether its first line went on a broken event (not counted: the batch
  * cannot tell what came before it), read as after a line of no trailing '='
- * and as after one that ends in a field's '=' (whose value a line may hold
- * alone); and whether a line after the batch would follow an event or a
- * head, and a line that ends in a field's '='.  The first line counts when
+ * and as after one that ends in a field's '=' or a label (whose value a line
+ * may hold alone); and whether a line after the batch would follow an event
+ * or a head, and a line that ends in a field's '=' or a label.  The first line counts when
  * the batch before it ended after an event or a head, its goes-on the one
  * of how that batch's last line ended.
  */
@@ -66,13 +66,14 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 /*
  * Unwrap: the line [b, b + len) of [b, b + n), an event broken over several
  * lines (a trace pasted into a mail), joined in place with the lines after it
- * that go on it when the joined line makes an event.  Returns the length of
- * the line to decode (len: nothing joined; n at most) with *joined the lines
- * joined to it, counted in *c as read and analyzed; or SIZE_MAX when the line
+ * that go on it when the joined line makes an event.  Returns where the lines
+ * joined end (len: nothing joined; n at most), with *joined the lines joined
+ * to the first, counted in *c as read and analyzed, and the line to decode
+ * [b, b + *line_len) (at most what is returned); or SIZE_MAX when the line
  * after is not whole in [b, b + n) and more input (!eof) could tell.
  */
 size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
-			size_t len, size_t n, bool eof, unsigned *joined);
+			size_t len, size_t n, bool eof, unsigned *joined, size_t *line_len);
 /* Adds the text counters of src to dst; the first known dialect stays. */
 void vmsa_traits_add_text(struct vmsa_traits *dst, const struct vmsa_traits *src);
 

@@ -120,7 +120,7 @@ struct pool {
 	uint64_t next_seq, next_at; /* the next range to hand out */
 	uint64_t want_seq;	/* the consumer's */
 	bool after_head;	/* the consumer's: the last batch ended after an event or head */
-	bool after_eq;		/* the consumer's: ... and in a field's '=' */
+	bool after_eq;		/* the consumer's: ... and in a field's '=' or a label */
 	/* the consumer's: the instance of the marker the last batch ended with
 	 * (len 0: none), and the name the event after it points to */
 	uint8_t marker_inst_len;
@@ -590,11 +590,12 @@ static __attribute__((noinline)) size_t unwrap_line(struct vmsa_source *s, char 
 	if (s->discarding)
 		return *len + 1;
 	unsigned joined;
-	size_t j = vmsa_text_unwrap(s->parser, &s->counts, b, *len, n, s->eof, &joined);
+	size_t line;
+	size_t j = vmsa_text_unwrap(s->parser, &s->counts, b, *len, n, s->eof, &joined, &line);
 	if (j == SIZE_MAX)
 		return 0;
 	s->line_no += joined;
-	*len = j;
+	*len = line;
 	return j < n ? j + 1 : n; /* (the last line may end without a newline) */
 }
 

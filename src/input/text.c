@@ -318,7 +318,7 @@ enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char 
 	const char *s = line, *e = line + len;
 	if (e > s && e[-1] == '\r')
 		e--;
-	p->last_unknown_vmscan = false;
+	p->last_other = OTHER_NONE;
 	/* (a line right after an instance's lost-events marker) */
 	const char *after_marker = p->pending_inst;
 	p->pending_inst = NULL;
@@ -336,10 +336,11 @@ have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {
 		/* the catalogue's first prefix is the system's own */
-		p->last_unknown_vmscan = (h.name_len > p->prefix_len &&
-					  memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0) ||
-					 of_system(p->cat->system, line, &h);
-		if (p->last_unknown_vmscan)
+		bool vmscan = (h.name_len > p->prefix_len &&
+			       memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0) ||
+			      of_system(p->cat->system, line, &h);
+		p->last_other = vmscan ? OTHER_VMSCAN : OTHER_SYSTEM;
+		if (vmscan)
 			vmsa_name_count_add(p->traits.event_other, h.name, h.name_len, 1, 0);
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 	}
@@ -354,7 +355,7 @@ have_header:;
 	const char *vt = h.fields;
 	size_t n = 0;
 	unsigned skipped = 0;
-	if (!d->labelled)
+	if (!d->labels)
 		vm = value_slot(p, id, h.fields, h.end, &vt, &n, &skipped);
 	if (vm && vm->len == n && vm->skipped == skipped && memcmp(vm->text, vt, n) == 0) {
 		*ev = vm->ev;
@@ -371,7 +372,7 @@ have_header:;
 		if (h.fields == h.end) {
 			v.present = VF_BARE; /* (never remembered: value_slot() gave none) */
 			f.present = 0;
-		} else if (d->labelled && !kv_first(h.fields, h.end)) {
+		} else if (d->labels && !kv_first(h.fields, h.end)) {
 			vmsa_text_values_labelled(p, id, h.fields, h.end, &v);
 		} else {
 			read_values(p, id, h.fields, h.end, &f, &v);
@@ -432,13 +433,102 @@ have_header:;
  * that go on with it do not.  A line of at most WRAP_MAX bytes that does not
  * begin like a trace line, right after one that does (an event, or a line
  * of at most WRAP_MAX bytes that begins like one), and that has fields in it
- * ('=', ':' or an event name), goes on a broken event.  Only lines that are
- * not events are looked at, so a trace that is whole costs nothing.
+ * ('=', ':', an event name, or the labels of an event printed with labels:
+ * labelled_text()), goes on a broken event.  Only lines that are not events
+ * are looked at, so a trace that is whole costs nothing.
  */
 #define WRAP_MAX 100
 
-/* (value_next: the line before ends in a field's '=', whose value this one
- * may hold alone: "4") */
+/* The word [w, we) is one of a labelled event's print format (the catalogue's
+ * labels); *value_after: a value follows it there ("priority", "val") */
+static bool label_word(const struct vmsa_catalogue *c, const char *w, const char *we,
+		       bool *value_after)
+{
+	size_t n = (size_t)(we - w);
+	for (int i = 0; i < VMSA_NEVENTS; i++) {
+		const char *l = c->event[i].labels;
+		if (!l)
+			continue;
+		for (const char *q = l, *qe; *q; q = *qe ? qe + 1 : qe) {
+			qe = strchr(q, ' ');
+			if (!qe)
+				qe = q + strlen(q);
+			if (*q != '%' && (size_t)(qe - q) == n && memcmp(q, w, n) == 0) {
+				*value_after = qe[0] == ' ' && qe[1] == '%';
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A value of a labelled event's print format: a number, a symbol
+ * ("super_cache_scan+0x0/0x1a0"), a pointer, flags ("GFP_KERNEL|__GFP_COMP"):
+ * a word with a digit or without a small letter, or a module ("[xfs]") */
+static bool label_value(const char *w, const char *we)
+{
+	if (*w == '[' && we[-1] == ']')
+		return true;
+	bool small = false;
+	for (const char *q = w; q < we; q++) {
+		if (is_digit(*q))
+			return true;
+		small |= *q >= 'a' && *q <= 'z';
+	}
+	return !small;
+}
+
+/* [s, e) is a piece of the labels and values of an event printed with labels
+ * ("objects to shrink 0 gfp_flags GFP_KERNEL cache items 120 delta 3"): every
+ * word one of the catalogue's labels or a value, a label among them */
+static bool labelled_text(const struct vmsa_catalogue *c, const char *s, const char *e)
+{
+	bool label = false;
+	for (s = skip_sp(s, e); s < e; s = skip_sp(s, e)) {
+		const char *w = s;
+		while (s < e && !is_sp(*s))
+			s++;
+		bool value_after;
+		if (label_word(c, w, s, &value_after))
+			label = true;
+		else if (!label_value(w, s))
+			return false;
+	}
+	return label;
+}
+
+/* The line that ends at end (a newline or '\r' after it) ends in a label
+ * after which a value comes ("... total_scan 3 priority"), the value on the
+ * next line */
+static bool label_before_value(const struct vmsa_catalogue *c, const char *b, size_t end)
+{
+	size_t i = end;
+	while (i > 0 && !is_sp(b[i - 1]) && b[i - 1] != '\n')
+		i--;
+	bool value_after = false;
+	return i < end && label_word(c, b + i, b + end, &value_after) && value_after;
+}
+
+/* [first, e) begins with the name of an event of another system
+ * ("tracing_mark_write: ..." after a first line broken before the name; not
+ * a pointer, "ffff88800c45e4c0: ") */
+static bool other_system(const struct vmsa_text_parser *p, const char *first, const char *e)
+{
+	const char *q = first;
+	bool hex = true;
+	for (; q < e && (is_digit(*q) || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+			 *q == '_');
+	     q++)
+		hex &= is_digit(*q) || (*q >= 'a' && *q <= 'f');
+	bool value_after;
+	return !hex && !is_digit(*first) && q - first >= 2 && q < e && *q == ':' &&
+	       (q + 1 == e || is_sp(q[1])) &&
+	       find_event(p, first, (size_t)(q - first)) < 0 &&
+	       !mentions_vmscan(p->cat, first, q) && !label_word(p->cat, first, q + 1, &value_after);
+}
+
+/* (value_next: the line before ends in a field's '=' or a label, whose value
+ * this one may hold alone: "4") */
 static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char *e,
 		    bool value_next)
 {
@@ -452,8 +542,11 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 	    (inst && starts(skip_sp(inst, e), e, "CPU:")) || perf_frame(s, first, e))
 		return false;
 	if (!value_next && !memchr(first, '=', (size_t)(e - first)) &&
-	    !memchr(first, ':', (size_t)(e - first)) && !mentions_vmscan(p->cat, first, e))
+	    !memchr(first, ':', (size_t)(e - first)) && !mentions_vmscan(p->cat, first, e) &&
+	    !labelled_text(p->cat, first, e))
 		return false;
+	if (!value_next && other_system(p, first, e))
+		return false; /* (an event of another system, broken: none of ours) */
 	return !vmsa_text_line_start(s, first, e);
 }
 
@@ -484,9 +577,13 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 		p->wrap_first_goes_on_eq = goes_on(p, line, e, true);
 	}
 	p->wrap_last = n;
-	p->wrap_last_head = !cont && len <= WRAP_MAX &&
+	/* (an event of another system, broken or not, is none of this tool's:
+	 * the lines after it are not counted as broken) */
+	p->wrap_last_head = !cont && len <= WRAP_MAX && p->last_other != OTHER_SYSTEM &&
 			    vmsa_text_line_start(line, skip_sp(line, e), e);
-	p->wrap_last_eq = len && name_before_eq(line, len - (line[len - 1] == '\r')) != SIZE_MAX;
+	size_t end = len - (len && line[len - 1] == '\r');
+	p->wrap_last_eq = len && (name_before_eq(line, end) != SIZE_MAX ||
+				  label_before_value(p->cat, line, end));
 }
 
 /*
@@ -516,12 +613,14 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
 /*
  * Repairing a broken event: its first line (at most WRAP_MAX bytes, beginning
  * like a trace line) and each line after it that goes on it (goes_on()) are
- * joined in place, each newline between them (and a '\r' before it) becoming
- * a space, and so the quoting of each line after the first in a quoted mail
- * ("> "), when the joined line makes an event; else nothing is changed.  A
- * line that ends in a field's '=' (a break at a fixed column, not at a
- * space: "classzone_idx=" and "4" on the next line) is joined without a
- * space: the field's name moves right up to its value, spaces where it was.
+ * joined in place, when the joined line makes an event; else nothing is
+ * changed.  Each break (the newline, a '\r' before it, and the next line's
+ * quoting in a quoted mail, "> ", and spaces) becomes one space, as the mail
+ * took the space where it broke the line: the labels of an event printed
+ * with them ("last shrinker return val ") are whole again.  After a line
+ * that ends in a field's '=' (a break at a fixed column, not at a space:
+ * "classzone_idx=" and "4" on the next line) the value is joined without a
+ * space; after one that ends in a label ("priority"), with one.
  */
 #define UNWRAP_MAX 8 /* lines after the first, at most */
 #define QUOTE_MAX 16  /* bytes of a line's quoting ("> > ") and spaces before it, at most */
@@ -530,16 +629,17 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
 #define UNWRAP_BYTES (WRAP_MAX + UNWRAP_MAX * (WRAP_MAX + QUOTE_MAX + 2))
 
 size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
-			size_t len, size_t n, bool eof, unsigned *joined)
+			size_t len, size_t n, bool eof, unsigned *joined, size_t *line_len)
 {
 	*joined = 0;
+	*line_len = len;
 	if (len > WRAP_MAX || len >= n || !vmsa_text_line_start(b, skip_sp(b, b + len), b + len))
 		return len;
 	/* each break: its newline (a '\r' before it too), its next line's
-	 * quoting, and where a field's name before it begins (SIZE_MAX: none) */
+	 * quoting, and whether it follows a field's '=' */
 	struct {
-		size_t nl, quote_end, name;
-		bool cr;
+		size_t nl, quote_end;
+		bool cr, eq;
 	} at[UNWRAP_MAX];
 	size_t end = len;
 	unsigned k = 0;
@@ -553,8 +653,9 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 			ne = b + n;
 		}
 		bool cr = end > 0 && b[end - 1] == '\r';
-		size_t name = name_before_eq(b, end - cr);
-		if (ne == ns || (size_t)(ne - b) > UNWRAP_BYTES || !goes_on(p, ns, ne, name != SIZE_MAX))
+		bool eq = name_before_eq(b, end - cr) != SIZE_MAX;
+		bool value_next = eq || label_before_value(p->cat, b, end - cr);
+		if (ne == ns || (size_t)(ne - b) > UNWRAP_BYTES || !goes_on(p, ns, ne, value_next))
 			break;
 		const char *f = skip_sp(ns, ne), *u = f;
 		if (f < ne && *f == '>') {
@@ -565,7 +666,7 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		at[k].nl = end;
 		at[k].cr = cr;
 		at[k].quote_end = (size_t)(u - b);
-		at[k].name = name;
+		at[k].eq = eq;
 		end = (size_t)(ne - b);
 		k++;
 	}
@@ -573,18 +674,18 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		return len;
 	char saved[UNWRAP_BYTES];
 	memcpy(saved, b, end);
+	/* each line after the first moved up to the one before, past one space
+	 * (a mail's flowed lines keep theirs at the end; none after a '='): the
+	 * joined line is [b, b + to) */
+	size_t to = at[0].nl - at[0].cr;
 	for (unsigned i = 0; i < k; i++) {
-		/* the newline, a '\r' before it, the next line's quoting: spaces */
-		size_t from = at[i].nl - at[i].cr;
-		memset(b + from, ' ', at[i].quote_end - from);
-		if (at[i].name == SIZE_MAX)
-			continue;
-		/* "name=" right before the value (the first byte that is not a
-		 * space), spaces before it */
-		size_t eq = at[i].nl - at[i].cr, to = (size_t)(skip_sp(b + eq, b + end) - b);
-		size_t nlen = eq - at[i].name;
-		memmove(b + to - nlen, b + at[i].name, nlen);
-		memset(b + at[i].name, ' ', to - nlen - at[i].name);
+		while (is_sp(b[to - 1]))
+			to--;
+		if (!at[i].eq)
+			b[to++] = ' ';
+		size_t from = at[i].quote_end, upto = i + 1 < k ? at[i + 1].nl - at[i + 1].cr : end;
+		memmove(b + to, b + from, upto - from);
+		to += upto - from;
 	}
 	/* does the joined line make an event?  (the trial leaves what decoding
 	 * counts as it was, and the instance that a lost-events marker left
@@ -596,7 +697,7 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	uint64_t reads[3] = {p->layout_reads, p->value_reads, p->template_reads};
 	struct vmsa_event ev;
 	enum vmsa_reject_reason why;
-	bool event = vmsa_text_parse_line(p, b, end, &ev, &why) == VMSA_LINE_EVENT;
+	bool event = vmsa_text_parse_line(p, b, to, &ev, &why) == VMSA_LINE_EVENT;
 	p->traits = t;
 	p->pending_inst = inst;
 	p->pending_len = inst_len;
@@ -613,6 +714,7 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	p->traits.unwrapped_events++;
 	p->traits.unwrapped_lines += k;
 	*joined = k;
+	*line_len = to;
 	return end;
 more:
 	/* (nothing was changed) */
@@ -647,7 +749,7 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 	default:
 		note_broken(p, c->lines_read);
 		c->lines_ignored++;
-		if (p->last_unknown_vmscan)
+		if (p->last_other == OTHER_VMSCAN)
 			c->unknown_vmscan_events++;
 		break;
 	}

@@ -235,6 +235,8 @@ struct text_event {
 	const struct vmsa_event_name *nm;
 };
 
+enum { OTHER_NONE, OTHER_VMSCAN, OTHER_SYSTEM };
+
 struct vmsa_text_parser {
 	struct vmsa_traits traits;
 	uint8_t last_instance; /* traits.instance_events' slot counted last */
@@ -246,11 +248,14 @@ struct vmsa_text_parser {
 	size_t pending_len;
 	char inst_name[8][64];
 	uint8_t ninst_names;
-	bool last_unknown_vmscan; /* the last ignored line was mm_vmscan_* */
+	/* the last line was an event outside the catalogue: the vmscan
+	 * system's (OTHER_VMSCAN: mm_vmscan_*, counted by name) or another
+	 * system's (OTHER_SYSTEM); else OTHER_NONE */
+	uint8_t last_other;
 	/* broken lines (vmsa_text_count_line()): the last line that was not an
 	 * event, by its number in the counts, whether it began like a trace line
 	 * short enough to be broken (a head), whether it ended in a field's '='
-	 * (the next may hold its value alone); whether the first line went on a
+	 * or a label (the next may hold its value alone); whether the first line went on a
 	 * broken event (vmsa_text_wrap_restart()) */
 	uint64_t wrap_last;
 	const char *other_line; /* the last line that was not an event */

@@ -377,6 +377,24 @@ START_TEST(test_wrapped_mail)
 	r = analyze(NULL, FX("names.txt"), NULL);
 	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 0);
 	vmsa_summary_free(r.sum);
+	/* an event of another system broken, after its name or before it, is
+	 * none of this tool's (--unwrap leaves it): not counted as broken */
+	static const char other[] =
+		"             init-1       [001] .....    10.440793: tracing_mark_write:\n"
+		"vmsa: scenario highalloc start\n"
+		"             init-1       [001] .....    10.440794:\n"
+		"tracing_mark_write: vmsa: scenario\n"
+		"highalloc start\n"
+		"             init-1       [001] .....    10.440795: mm_vmscan_kswapd_wake:\n"
+		"nid=0 order=0\n";
+	r = analyze(other, NULL, NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 1);
+	vmsa_summary_free(r.sum);
+	r = analyze_unwrapped(other);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 0);
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 1);
+	ck_assert_uint_eq(r.counts.lines_ignored, 5);
+	vmsa_summary_free(r.sum);
 }
 END_TEST
 
@@ -482,6 +500,65 @@ START_TEST(test_unwrap)
 }
 END_TEST
 
+/*
+ * The events printed with labels (mm_shrink_slab_start, _end) broken as a
+ * mail breaks them: their pieces hold labels and values, no '=' and no ':'
+ * ("objects to shrink 0 gfp_flags GFP_KERNEL ... priority"), a value alone
+ * after its label ("12"), a label broken in two, quoted and with CRLF.
+ * --unwrap joins them all; without it they count as broken.
+ */
+#define SLAB_WRAPPED                                                                        \
+	"  java-3101 [002] ..... 7301.000100: mm_vmscan_direct_reclaim_begin: order=0 "    \
+	"gfp_flags=GFP_KERNEL\n"                                                            \
+	"  java-3101 [002] ..... 7301.000110: mm_shrink_slab_start: s+0x0/0x1a0 ffff8800: " \
+	"nid: 0 objects to shrink 0 gfp_flags GFP_KERNEL cache items 120 delta 3 "          \
+	"total_scan 3 priority 11\n"                                                        \
+	"  java-3101 [002] ..... 7301.000120: mm_shrink_slab_end:\n"                        \
+	"super_cache_scan+0x0/0x1a0 ffff88003c45e4c0: nid: 0 unused scan\n"                 \
+	"count 0 new scan count 3 total_scan 0 last shrinker return val 7\n"                \
+	"  java-3101 [002] ..... 7301.000130: mm_shrink_slab_start: s+0x0/0x1a0 ffff8800: " \
+	"nid: 0\n"                                                                          \
+	"objects to shrink 0 gfp_flags GFP_KERNEL|__GFP_COMP cache items 120 delta 3 \n"    \
+	"total_scan 3 priority\n"                                                           \
+	"12\n"                                                                              \
+	"  java-3101 [002] ..... 7301.000140: mm_shrink_slab_end: s+0x0/0x1a0 ffff8800:\r\n" \
+	"> nid: 0 unused scan count 0 new scan count 3 total_scan 0 last shrinker\r\n"       \
+	"> return val 5\r\n"                                                                 \
+	"  java-3101 [002] ..... 7301.000200: mm_vmscan_direct_reclaim_end: nr_reclaimed=1\n"
+
+START_TEST(test_unwrap_labelled)
+{
+	struct run r = analyze_unwrapped(SLAB_WRAPPED);
+	const struct vmsa_traits *t = &r.sum->sources[0].traits;
+	ck_assert_uint_eq(t->unwrapped_events, 3);
+	ck_assert_uint_eq(t->unwrapped_lines, 7);
+	ck_assert_uint_eq(t->wrapped_events, 0);
+	ck_assert_uint_eq(r.counts.lines_read, 13);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 13);
+	ck_assert_uint_eq(r.counts.lines_rejected, 0);
+	ck_assert_uint_eq(r.counts.lines_ignored, 0);
+	const struct vmsa_counters *d = vmsa_row_ctx(row(&r, "java", 3101), VMSA_CTX_DIRECT);
+	ck_assert_uint_eq(d->slab_calls, 2);
+	ck_assert_int_eq(d->slab_freed, 12); /* 7 + 5: both ends whole again */
+	/* priority 11, then 12 (its value alone on its line) */
+	ck_assert_uint_eq(r.t.ctx[VMSA_CTX_DIRECT].retries, 1);
+	vmsa_summary_free(r.sum);
+	/* without --unwrap: each broken event counted once, the start whose
+	 * first line is an event by itself too */
+	r = analyze(SLAB_WRAPPED, NULL, NULL);
+	ck_assert_uint_eq(r.sum->sources[0].traits.wrapped_events, 3);
+	vmsa_summary_free(r.sum);
+	/* prose after an event, with words of the labels among others: its own line */
+	r = analyze_unwrapped("  java-3101 [002] ..... 7301.000130: mm_shrink_slab_start: s+0x0/0x1a0 "
+			      "ffff8800: nid: 0\n"
+			      "the new count is 3 items\n");
+	ck_assert_uint_eq(r.sum->sources[0].traits.unwrapped_events, 0);
+	ck_assert_uint_eq(r.counts.lines_analyzed, 1);
+	ck_assert_uint_eq(r.counts.lines_ignored, 1);
+	vmsa_summary_free(r.sum);
+}
+END_TEST
+
 Suite *fixtures_suite(void);
 Suite *fixtures_suite(void)
 {
@@ -498,6 +575,7 @@ Suite *fixtures_suite(void)
 	tcase_add_test(tc, test_unknown_events);
 	tcase_add_test(tc, test_writeback_passes);
 	tcase_add_test(tc, test_wrapped_mail);
+	tcase_add_test(tc, test_unwrap_labelled);
 	tcase_add_test(tc, test_unwrap);
 	tcase_add_test(tc, test_quoted_instance);
 	tcase_add_test(tc, test_two_buffers);

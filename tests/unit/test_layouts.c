@@ -466,7 +466,8 @@ START_TEST(test_unwrap_trial)
 	memset(&c, 0, sizeof(c));
 	unsigned joined = 0;
 	size_t len = (size_t)(strchr(b, '\n') - b);
-	size_t end = vmsa_text_unwrap(p, &c, b, len, strlen(b), true, &joined);
+	size_t line;
+	size_t end = vmsa_text_unwrap(p, &c, b, len, strlen(b), true, &joined, &line);
 	ck_assert_uint_eq(joined, 1);
 	ck_assert_uint_eq(end, strlen(b) - 1);
 	ck_assert_uint_eq(vmsa_text_parser_layout_reads(p), reads[0]);
@@ -630,7 +631,8 @@ END_TEST
 /*
  * --unwrap's joins in place (vmsa_text_unwrap()): a value broken off after
  * its field's '=' is joined without a space, past the newline and the next
- * line's quoting; a join that makes no event leaves every byte as it was.
+ * line's quoting; other breaks become one space; a join that makes no event
+ * leaves every byte as it was.
  */
 START_TEST(test_unwrap_in_place)
 {
@@ -642,20 +644,22 @@ START_TEST(test_unwrap_in_place)
 	char b[256], was[256];
 	int n = snprintf(b, sizeof(b), "%snr_scanned=\r\n> > 16 nr_taken=16 file=1\nnext", head);
 	size_t len = strlen(head) + strlen("nr_scanned=\r");
-	size_t end = vmsa_text_unwrap(p, &c, b, len, (size_t)n, true, &joined);
+	size_t line;
+	size_t end = vmsa_text_unwrap(p, &c, b, len, (size_t)n, true, &joined, &line);
 	ck_assert_uint_eq(joined, 1);
 	ck_assert_uint_eq(end, (size_t)n - strlen("\nnext"));
 	char want[256];
-	snprintf(want, sizeof(want), "%s      nr_scanned=16 nr_taken=16 file=1", head);
-	ck_assert_uint_eq(end, strlen(want));
-	ck_assert(memcmp(b, want, end) == 0);
+	snprintf(want, sizeof(want), "%snr_scanned=16 nr_taken=16 file=1", head);
+	ck_assert_uint_eq(line, strlen(want));
+	ck_assert(memcmp(b, want, line) == 0);
 	/* no event: "nr_scanned=x y" is no number */
 	n = snprintf(b, sizeof(b), "%snr_scanned=\n> > x y\r\nnext", head);
 	memcpy(was, b, (size_t)n);
 	len = strlen(head) + strlen("nr_scanned=");
-	end = vmsa_text_unwrap(p, &c, b, len, (size_t)n, true, &joined);
+	end = vmsa_text_unwrap(p, &c, b, len, (size_t)n, true, &joined, &line);
 	ck_assert_uint_eq(joined, 0);
 	ck_assert_uint_eq(end, len);
+	ck_assert_uint_eq(line, len);
 	ck_assert(memcmp(b, was, (size_t)n) == 0);
 	ck_assert_uint_eq(c.lines_read, 1); /* (the first join's second line alone) */
 	/* the next line not whole yet (a pipe's read ended in it), longer than
@@ -665,7 +669,8 @@ START_TEST(test_unwrap_in_place)
 		     head);
 	len = strlen(head) + strlen("isolate_mode=0");
 	ck_assert_uint_gt((size_t)n - len - 1, 100);
-	ck_assert_uint_eq(vmsa_text_unwrap(p, &c, b, len, (size_t)n, false, &joined), SIZE_MAX);
+	ck_assert_uint_eq(vmsa_text_unwrap(p, &c, b, len, (size_t)n, false, &joined, &line),
+			  SIZE_MAX);
 	vmsa_text_parser_free(p);
 }
 END_TEST

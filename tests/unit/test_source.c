@@ -301,6 +301,40 @@ START_TEST(test_value_after_eq_serial_vs_threads)
 }
 END_TEST
 
+/* Events printed with labels (mm_shrink_slab_*) broken as by a mail, a value
+ * alone after its label ("nid:", then "0"): the count of broken events is
+ * the serial reader's at every batch size, every line a batch's first. */
+START_TEST(test_wrapped_labelled_serial_vs_threads)
+{
+	static const char body[] =
+		"  a-1 [000] ..... 1.000000: mm_shrink_slab_start: s+0x0/0x1a0 ffff8800: nid: 0\n"
+		"objects to shrink 0 gfp_flags GFP_KERNEL cache items 120 delta 3 total_scan 3\n"
+		"priority\n"
+		"12\n"
+		"  a-1 [000] ..... 1.000010: mm_shrink_slab_end:\n"
+		"super_cache_scan+0x0/0x1a0 ffff88003c45e4c0: nid: 0 unused scan\n"
+		"count 0 new scan count 3 total_scan 0 last shrinker return val\n"
+		"7\n"
+		"  a-1 [000] ..... 1.000020: mm_shrink_slab_end: s+0x0/0x1a0 ffff8800: nid:\n"
+		"0\n"
+		"unused scan count 0 new scan count 3 total_scan 0 last shrinker return val 7\n";
+	char *path = strdup("/tmp/vmsa-test-source-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	for (int k = 0; k < 100; k++)
+		fputs(body, f);
+	fclose(f);
+	struct rec serial;
+	record(&serial, path, 1, 1 << 20);
+	ck_assert_uint_eq(serial.traits.wrapped_events, 300);
+	rec_free(&serial);
+	check_file(path, 100);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_not_text_serial_vs_threads)
 {
 	check_output_of("printf 'PERFILE2 and more'", 0);
@@ -824,6 +858,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_value_after_eq_serial_vs_threads);
 	tcase_add_test(tc, test_not_text_serial_vs_threads);
 	tcase_add_test(tc, test_wrapped_serial_vs_threads);
+	tcase_add_test(tc, test_wrapped_labelled_serial_vs_threads);
 	tcase_add_test(tc, test_threads_by_size);
 	tcase_add_test(tc, test_live_hold_back);
 	tcase_add_test(tc, test_live_hold_back_grows);
