@@ -128,12 +128,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  "rejected (note writes_unknown)", kn.writes ? u64(c->write[1][0]) : NULL)              \
 	X("anon_async", VF_SUM_UNKNOWN(COUNT), "asynchronous anon page writes (events); null as " \
 	  "file_async", kn.writes ? u64(c->write[0][0]) : NULL)                                  \
-	X("file_sync", VF_SUM_UNKNOWN(COUNT),                                                     \
+	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
 	  "synchronous file page writes; null when the kernel cannot write synchronously, "   \
 	  "and as file_async", kn.sync && kn.writes ? u64(c->write[1][1]) : NULL)                \
-	X("anon_sync", VF_SUM_UNKNOWN(COUNT), "synchronous anon page writes; null as file_sync",   \
+	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
 	  kn.sync && kn.writes ? u64(c->write[0][1]) : NULL)                                     \
-	X("pages", VF_SUM_UNKNOWN(PAGES),                                                         \
+	X("pages", VF_SUM_NULL(PAGES),                                                         \
 	  "pages written; null unless the events carry nr_pages, and as file_async",           \
 	  kn.writes && c->write_events_with_pages ? u64(c->write_pages) : NULL)
 

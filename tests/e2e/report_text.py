@@ -188,6 +188,46 @@ def main():
     check("... merged with a summary that knows its writes: still unknown",
           mw.get("file_async", 0) is None, m.stderr or mw)
 
+    # 5b. merged pieces keep what analysing them together knows: a piece
+    # without writes (pages null) and one with nr_pages; a kernel that can
+    # write synchronously and one that cannot
+    pieces = {
+        "pages-a": [("kswapd0", 45, 1.0, "mm_vmscan_kswapd_wake", "nid=0 order=0"),
+                    ("kswapd0", 45, 1.1, "mm_vmscan_write_folio",
+                     "page=0 pfn=0x1 nr_pages=4 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"),
+                    ("kswapd0", 45, 1.2, "mm_vmscan_kswapd_sleep", "nid=0")],
+        "pages-b": [("kswapd0", 45, 2.0, "mm_vmscan_kswapd_wake", "nid=0 order=0"),
+                    ("kswapd0", 45, 2.2, "mm_vmscan_kswapd_sleep", "nid=0")],
+        "sync-c": [("kswapd0", 45, 3.0, "mm_vmscan_kswapd_wake", "nid=0 order=0"),
+                   ("kswapd0", 45, 3.1, "mm_vmscan_writepage",
+                    "page=0 pfn=1 flags=RECLAIM_WB_FILE|RECLAIM_WB_SYNC"),
+                   ("kswapd0", 45, 3.2, "mm_vmscan_kswapd_sleep", "nid=0")],
+        "sync-d": [("kswapd0", 45, 4.0, "mm_vmscan_kswapd_wake", "nid=0 order=0"),
+                   ("kswapd0", 45, 4.1, "mm_vmscan_write_folio",
+                    "page=0 pfn=0x1 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC"),
+                   ("kswapd0", 45, 4.2, "mm_vmscan_kswapd_sleep", "nid=0")],
+    }
+    js = {}
+    for name, lines in pieces.items():
+        path = os.path.join(work, name + ".txt")
+        with open(path, "w") as f:
+            for comm, pid, ts, ev, fields in lines:
+                f.write(line(comm, pid, 0, ts, ev, fields))
+        jpath = os.path.join(work, name + ".json")
+        with open(jpath, "w") as f:
+            f.write(run(tool, path, "-f", "json")[1])
+        js[name] = (path, jpath)
+    for a, b, key in (("pages-a", "pages-b", "pages"), ("sync-c", "sync-d", "file_sync")):
+        both = os.path.join(work, a + "+" + b + ".txt")
+        with open(both, "w") as f:
+            f.write(open(js[a][0]).read() + open(js[b][0]).read())
+        whole = json.loads(run(tool, both, "-f", "json")[1])["totals"]["kswapd"]["writes"]
+        m = subprocess.run([tool, "merge", js[a][1], js[b][1]], capture_output=True, text=True)
+        mw = json.loads(m.stdout)["totals"]["kswapd"]["writes"] if m.returncode == 0 else {}
+        check("merge of %s and %s: writes.%s as analysing them together gives (%s)" % (
+              a, b, key, whole[key]), whole[key] is not None and mw.get(key) == whole[key],
+              (whole, mw, m.stderr))
+
     # 6. integer timestamps (trace_clock counter, x86-tsc, uptime; trace-cmd
     # report --raw-ts): taken as ns, and said so
     ints = os.path.join(work, "integer-ts.txt")
