@@ -1075,15 +1075,36 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 	free(td);
 }
 
+/*
+ * At the end: the events the CPU stats say were lost (overrun, dropped) on
+ * a CPU whose records said none were missed are lost events too (no record
+ * told of them); where records did, their counts stand, as trace-cmd
+ * report prints them.
+ */
+static void stats_lost(struct vmsa_tracedat *td)
+{
+	const struct vmsa_traits *t = td->dec.traits;
+	for (int cpu = 0; cpu < t->cpu_stats && cpu < 64; cpu++)
+		if (t->cpu_lost[cpu] && !td->dec.cpu_missed[cpu]) {
+			td->dec.counts->events_lost += t->cpu_lost[cpu];
+			td->dec.cpu_missed[cpu] = true;
+		}
+}
+
 int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
 		       enum vmsa_reject_reason *reason)
 {
 	if (td->ch.err)
 		return td->ch.err;
-	if (!td->ch.pid)
-		return td->ch.ended ? VMSA_E_EOF : reader_next(td, ev, record_no, reason);
-	int r = from_child(td, ev, record_no, reason);
-	if (r < 0 && r != VMSA_E_EOF)
-		td->ch.err = r;
+	int r;
+	if (!td->ch.pid) {
+		r = td->ch.ended ? VMSA_E_EOF : reader_next(td, ev, record_no, reason);
+	} else {
+		r = from_child(td, ev, record_no, reason);
+		if (r < 0 && r != VMSA_E_EOF)
+			td->ch.err = r;
+	}
+	if (r == VMSA_E_EOF)
+		stats_lost(td);
 	return r;
 }

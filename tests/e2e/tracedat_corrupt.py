@@ -81,6 +81,33 @@ def long_name(tool, src, work):
     return (1, 0) if ok else (0, 1)
 
 
+def stats_lost(tool, src, work):
+    """Events the CPU stats say were lost (overrun, dropped) on a CPU whose
+    records said none were missed are lost events: a fixture whose stats
+    say 0, changed in place to say 5 overwritten and 7 dropped."""
+    dat = os.path.join(src, "fixtures", "6.12", "highalloc", "upstream", "trace.dat")
+    data = open(dat, "rb").read()
+    passed = failed = 0
+    base = json.loads(subprocess.run([tool, "-q", "-f", "json", dat], capture_output=True,
+                                     text=True).stdout)["input"]["events_lost"]
+    for old, new, n in ((b"overrun: 0\n", b"overrun: 5\n", 5),
+                        (b"dropped events: 0\n", b"dropped events: 7\n", 7)):
+        i = data.find(old)
+        path = os.path.join(work, "stats.dat")
+        with open(path, "wb") as f:
+            f.write(data[:i] + new + data[i + len(old):])
+        r = subprocess.run([tool, "-q", "-f", "json", path], capture_output=True, text=True)
+        d = json.loads(r.stdout) if r.returncode == 0 else {}
+        lost = d.get("input", {}).get("events_lost")
+        ok = i >= 0 and base == 0 and lost == n and any(
+            x.startswith("events_lost:") for x in d.get("notes", []))
+        passed, failed = passed + ok, failed + (not ok)
+        if not ok:
+            print("FAIL the CPU stats say %s: events_lost %s (without: %s), notes %s" % (
+                new.strip().decode(), lost, base, d.get("notes")))
+    return passed, failed
+
+
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -111,6 +138,8 @@ def main():
     for reg in sorted(glob.glob(os.path.join(src, "tests", "regress", "*.dat"))):
         cases.append(("regression " + os.path.basename(reg), open(reg, "rb").read()))
     passed, failed = long_name(tool, src, work)
+    p2, f2 = stats_lost(tool, src, work)
+    passed, failed = passed + p2, failed + f2
     path = os.path.join(work, "case.dat")
     for name, blob in cases:
         with open(path, "wb") as f:
