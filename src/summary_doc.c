@@ -1059,6 +1059,28 @@ static bool merge_natively(const struct vmsa_doc *dst, const struct vmsa_doc *sr
 	       a.end_reclaimed == b.end_reclaimed && a.writes == b.writes;
 }
 
+static bool has_note(jo *notes, const char *key);
+
+/* Every member of o (and of the objects and lists in it) whose key starts
+ * with prefix, but except, made null */
+static void null_members(jo *o, const char *prefix, const char *except)
+{
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			null_members(json_object_array_get_idx(o, i), prefix, except);
+		return;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, key, v)
+	{
+		if (!strncmp(key, prefix, strlen(prefix)) && strcmp(key, except))
+			json_object_object_add(o, key, NULL);
+		else
+			null_members(v, prefix, except);
+	}
+}
+
 int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 {
 	jo *d = dst->root, *s = src->root;
@@ -1087,6 +1109,17 @@ int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
 		if (unsaid)
 			json_object_object_add(in, "events_lost", NULL);
 	}
+	/* what one of them could not tell the merged summary cannot either
+	 * (its rows merged as trees: the known flags differed) */
+	jo *known = NULL;
+	if (!native && json_object_object_get_ex(d, "totals", &tot) &&
+	    json_object_object_get_ex(tot, "pages_scanned_known", &known) && known &&
+	    !json_object_get_boolean(known))
+		null_members(d, "pages_scanned", "pages_scanned_known");
+	jo *notes = NULL;
+	if (!native && json_object_object_get_ex(d, "notes", &notes) &&
+	    has_note(notes, "reclaims_missing"))
+		null_members(d, "pages_reclaimed", "");
 	if (json_object_object_get_ex(d, "totals", &tot) && native)
 		set_u(tot, "tasks", dst->owned->nrows);
 	else if (json_object_object_get_ex(d, "totals", &tot) &&

@@ -228,6 +228,32 @@ def main():
               a, b, key, whole[key]), whole[key] is not None and mw.get(key) == whole[key],
               (whole, mw, m.stderr))
 
+    # 5c. a summary whose trace had no lru_isolate merged with one that had:
+    # pages scanned unknown everywhere, as its pages_scanned_known says
+    scan = {"scan-a": [("dd", 100, 5.0, "mm_vmscan_direct_reclaim_begin", "order=0"),
+                       ("dd", 100, 5.1, "mm_vmscan_lru_isolate",
+                        "isolate_mode=0 classzone=1 order=0 nr_requested=32 nr_scanned=32 "
+                        "nr_skipped=0 nr_taken=32 lru=inactive_file"),
+                       ("dd", 100, 5.2, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=3")],
+            "scan-b": [("cc", 101, 6.0, "mm_vmscan_direct_reclaim_begin", "order=0"),
+                       ("cc", 101, 6.2, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=3")]}
+    for name, lines in scan.items():
+        path = os.path.join(work, name + ".txt")
+        with open(path, "w") as f:
+            for comm, pid, ts, ev, fields in lines:
+                f.write(line(comm, pid, 0, ts, ev, fields))
+        with open(os.path.join(work, name + ".json"), "w") as f:
+            f.write(run(tool, path, "-f", "json")[1])
+    m = subprocess.run([tool, "merge", os.path.join(work, "scan-a.json"),
+                        os.path.join(work, "scan-b.json")], capture_output=True, text=True)
+    md = json.loads(m.stdout) if m.returncode == 0 else {}
+    t = md.get("totals", {})
+    check("merged with a summary of no lru_isolate: pages scanned null in totals and rows",
+          t.get("pages_scanned_known") is False and
+          t["direct"]["pages_scanned"] is None and t["direct"]["pages_scanned_file"] is None and
+          all(r["direct"]["pages_scanned"] is None for r in md["processes"]),
+          m.stderr or t.get("direct"))
+
     # 6. integer timestamps (trace_clock counter, x86-tsc, uptime; trace-cmd
     # report --raw-ts): taken as ns, and said so
     ints = os.path.join(work, "integer-ts.txt")

@@ -151,24 +151,24 @@ static struct vmsa_doc *doc_of(const char *text)
 static const char doc_a[] =
 	HEAD "\"input\":{\"lines_read\":5,\"first_timestamp_ns\":100,\"last_timestamp_ns\":200,"
 	"\"duration_ns\":100},\"notes\":[\"a\"],"
-	"\"totals\":{\"direct\":{\"pages_scanned\":10,\"reclaims_by_order\":{\"2\":1}},"
+	"\"totals\":{\"direct\":{\"nr_dirty_pages\":10,\"reclaims_by_order\":{\"2\":1}},"
 	"\"sync_io_applicable\":false,\"pages_scanned_known\":true,\"tasks\":1,\"future\":7},"
 	"\"latency\":{\"direct_stall_ns\":{\"count\":2,\"sum_ns\":14,\"min_ns\":5,\"max_ns\":9,"
 	"\"p50_ns\":7,\"p90_ns\":9,\"p99_ns\":9,\"sub_buckets_log2\":0,\"buckets\":["
 	"{\"lo_ns\":4,\"hi_ns\":7,\"count\":1},{\"lo_ns\":8,\"hi_ns\":15,\"count\":1}]}},"
-	"\"processes\":[{\"comm\":\"x\",\"pid\":1,\"direct\":{\"pages_scanned\":10}}],"
+	"\"processes\":[{\"comm\":\"x\",\"pid\":1,\"direct\":{\"nr_dirty_pages\":10}}],"
 	"\"kswapd\":[]}";
 
 static const char doc_b[] =
 	HEAD "\"input\":{\"lines_read\":7,\"first_timestamp_ns\":50,\"last_timestamp_ns\":300,"
 	"\"duration_ns\":250},\"notes\":[\"a\",\"b\"],"
-	"\"totals\":{\"direct\":{\"pages_scanned\":32,\"reclaims_by_order\":{\"2\":2,\"0\":1}},"
+	"\"totals\":{\"direct\":{\"nr_dirty_pages\":32,\"reclaims_by_order\":{\"2\":2,\"0\":1}},"
 	"\"sync_io_applicable\":true,\"pages_scanned_known\":false,\"tasks\":2,\"future\":8},"
 	"\"latency\":{\"direct_stall_ns\":{\"count\":2,\"sum_ns\":32,\"min_ns\":12,\"max_ns\":20,"
 	"\"p50_ns\":15,\"p90_ns\":20,\"p99_ns\":20,\"sub_buckets_log2\":0,\"buckets\":["
 	"{\"lo_ns\":8,\"hi_ns\":15,\"count\":1},{\"lo_ns\":16,\"hi_ns\":31,\"count\":1}]}},"
-	"\"processes\":[{\"comm\":\"y\",\"pid\":2,\"direct\":{\"pages_scanned\":30}},"
-	"{\"comm\":\"x\",\"pid\":1,\"direct\":{\"pages_scanned\":2}}],"
+	"\"processes\":[{\"comm\":\"y\",\"pid\":2,\"direct\":{\"nr_dirty_pages\":30}},"
+	"{\"comm\":\"x\",\"pid\":1,\"direct\":{\"nr_dirty_pages\":2}}],"
 	"\"kswapd\":[]}";
 
 static double num(const struct vmsa_doc *d, const char *path)
@@ -347,7 +347,7 @@ START_TEST(test_merge_rules)
 	ck_assert_int_eq(vmsa_doc_merge(a, b), 0);
 	/* SUM */
 	ck_assert_double_eq(num(a, "input.lines_read"), 12);
-	ck_assert_double_eq(num(a, "totals.direct.pages_scanned"), 42);
+	ck_assert_double_eq(num(a, "totals.direct.nr_dirty_pages"), 42);
 	ck_assert_double_eq(num(a, "totals.direct.reclaims_by_order.2"), 3);
 	ck_assert_double_eq(num(a, "totals.direct.reclaims_by_order.0"), 1);
 	ck_assert_double_eq(num(a, "totals.future"), 15); /* not in the table: by type */
@@ -378,7 +378,7 @@ START_TEST(test_merge_rules)
 		      "%s", out);
 	ck_assert_msg(strstr(out, "{\"lo_ns\":8,\"hi_ns\":15,\"count\":2}") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\"processes\":[{\"comm\":\"x\",\"pid\":1,\"direct\":{"
-				  "\"pages_scanned\":12}},{\"comm\":\"y\",\"pid\":2,") != NULL,
+				  "\"nr_dirty_pages\":12}},{\"comm\":\"y\",\"pid\":2,") != NULL,
 		      "%s", out);
 	free(out);
 	vmsa_doc_free(a);
