@@ -2228,6 +2228,7 @@ static void compute_totals(struct vmsa_summary *sum)
 		modern += tr->write_folio_events + tr->lines_with_lru_name;
 		t->events_lost += sum->sources[i].counts.events_lost;
 		t->lost_markers_without_count += sum->sources[i].counts.lost_markers_without_count;
+		sum->writes_unknown |= tr->writes_rejected > 0;
 	}
 	/* reclaim writes have been async only since lumpy reclaim went (3.x) */
 	t->sync_applicable = sync_evidence > 0 || modern == 0;
@@ -2235,8 +2236,6 @@ static void compute_totals(struct vmsa_summary *sum)
 			   t->kswapd_wakeups;
 	t->scans_missing = windows > 0 && isolates == 0;
 	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
-	for (size_t i = 0; i < sum->nsources; i++)
-		sum->writes_unknown |= sum->sources[i].traits.writes_rejected > 0;
 }
 
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)

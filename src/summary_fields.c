@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The fields of a JSON summary (summary_fields.h): one table for all. */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -201,45 +202,44 @@ static uint64_t tasks_folded(const struct vmsa_summary *sum)
 	return sum->totals.tasks_folded;
 }
 
+/* A count of the sources' traits (the member at offset off), summed */
+static uint64_t traits_sum(const struct vmsa_summary *sum, size_t off)
+{
+	uint64_t n = 0, v;
+	for (size_t i = 0; i < sum->nsources; i++) {
+		memcpy(&v, (const char *)&sum->sources[i].traits + off, sizeof(v));
+		n += v;
+	}
+	return n;
+}
+#define TRAITS_SUM(sum, member) traits_sum(sum, offsetof(struct vmsa_traits, member))
+
 static uint64_t writes_rejected(const struct vmsa_summary *sum)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < sum->nsources; i++)
-		n += sum->sources[i].traits.writes_rejected;
+	uint64_t n = TRAITS_SUM(sum, writes_rejected);
 	/* (a summary read back knows the note, perhaps not the count) */
 	return n ? n : sum->writes_unknown;
 }
 
+/* (stopped_before_end is 0 or 1 a source: the files cut) */
 static uint64_t stopped_before_end(const struct vmsa_summary *sum)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < sum->nsources; i++)
-		n += sum->sources[i].traits.stopped_before_end != 0;
-	return n;
+	return TRAITS_SUM(sum, stopped_before_end);
 }
 
 static uint64_t timestamps_integer(const struct vmsa_summary *sum)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < sum->nsources; i++)
-		n += sum->sources[i].traits.timestamps_integer;
-	return n;
+	return TRAITS_SUM(sum, timestamps_integer);
 }
 
 static uint64_t wrapped(const struct vmsa_summary *sum)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < sum->nsources; i++)
-		n += sum->sources[i].traits.wrapped_events;
-	return n;
+	return TRAITS_SUM(sum, wrapped_events);
 }
 
 static uint64_t late(const struct vmsa_summary *sum)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < sum->nsources; i++)
-		n += sum->sources[i].traits.late_events;
-	return n;
+	return TRAITS_SUM(sum, late_events);
 }
 
 static uint64_t events_lost(const struct vmsa_summary *sum)
