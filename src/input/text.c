@@ -441,10 +441,16 @@ have_header:;
 
 /* The word [w, we) is one of a labelled event's print format (the catalogue's
  * labels); *value_after: a value follows it there ("priority", "val") */
-static bool label_word(const struct vmsa_catalogue *c, const char *w, const char *we,
+static bool label_word(const struct vmsa_text_parser *p, const char *w, const char *we,
 		       bool *value_after)
 {
+	const struct vmsa_catalogue *c = p->cat;
 	size_t n = (size_t)(we - w);
+	/* (a byte no label has: no label, and no walk of them all, which every
+	 * line that is no event would pay for its last word) */
+	for (const char *q = w; q < we; q++)
+		if (!(p->label_bytes[(unsigned char)*q >> 6] & (1ull << ((unsigned char)*q & 63))))
+			return false;
 	for (int i = 0; i < VMSA_NEVENTS; i++) {
 		const char *l = c->event[i].labels;
 		if (!l)
@@ -481,7 +487,7 @@ static bool label_value(const char *w, const char *we)
 /* [s, e) is a piece of the labels and values of an event printed with labels
  * ("objects to shrink 0 gfp_flags GFP_KERNEL cache items 120 delta 3"): every
  * word one of the catalogue's labels or a value, a label among them */
-static bool labelled_text(const struct vmsa_catalogue *c, const char *s, const char *e)
+static bool labelled_text(const struct vmsa_text_parser *p, const char *s, const char *e)
 {
 	bool label = false;
 	for (s = skip_sp(s, e); s < e; s = skip_sp(s, e)) {
@@ -489,7 +495,7 @@ static bool labelled_text(const struct vmsa_catalogue *c, const char *s, const c
 		while (s < e && !is_sp(*s))
 			s++;
 		bool value_after;
-		if (label_word(c, w, s, &value_after))
+		if (label_word(p, w, s, &value_after))
 			label = true;
 		else if (!label_value(w, s))
 			return false;
@@ -500,13 +506,13 @@ static bool labelled_text(const struct vmsa_catalogue *c, const char *s, const c
 /* The line that ends at end (a newline or '\r' after it) ends in a label
  * after which a value comes ("... total_scan 3 priority"), the value on the
  * next line */
-static bool label_before_value(const struct vmsa_catalogue *c, const char *b, size_t end)
+static bool label_before_value(const struct vmsa_text_parser *p, const char *b, size_t end)
 {
 	size_t i = end;
 	while (i > 0 && !is_sp(b[i - 1]) && b[i - 1] != '\n')
 		i--;
 	bool value_after = false;
-	return i < end && label_word(c, b + i, b + end, &value_after) && value_after;
+	return i < end && label_word(p, b + i, b + end, &value_after) && value_after;
 }
 
 /* [first, e) begins with the name of an event of another system
@@ -524,7 +530,7 @@ static bool other_system(const struct vmsa_text_parser *p, const char *first, co
 	return !hex && !is_digit(*first) && q - first >= 2 && q < e && *q == ':' &&
 	       (q + 1 == e || is_sp(q[1])) &&
 	       find_event(p, first, (size_t)(q - first)) < 0 &&
-	       !mentions_vmscan(p->cat, first, q) && !label_word(p->cat, first, q + 1, &value_after);
+	       !mentions_vmscan(p->cat, first, q) && !label_word(p, first, q + 1, &value_after);
 }
 
 /* (value_next: the line before ends in a field's '=' or a label, whose value
@@ -543,7 +549,7 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 		return false;
 	if (!value_next && !memchr(first, '=', (size_t)(e - first)) &&
 	    !memchr(first, ':', (size_t)(e - first)) && !mentions_vmscan(p->cat, first, e) &&
-	    !labelled_text(p->cat, first, e))
+	    !labelled_text(p, first, e))
 		return false;
 	if (!value_next && other_system(p, first, e))
 		return false; /* (an event of another system, broken: none of ours) */
@@ -583,7 +589,7 @@ static __attribute__((noinline, cold)) void note_broken(struct vmsa_text_parser 
 			    vmsa_text_line_start(line, skip_sp(line, e), e);
 	size_t end = len - (len && line[len - 1] == '\r');
 	p->wrap_last_eq = len && (name_before_eq(line, end) != SIZE_MAX ||
-				  label_before_value(p->cat, line, end));
+				  label_before_value(p, line, end));
 }
 
 /*
@@ -654,7 +660,7 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		}
 		bool cr = end > 0 && b[end - 1] == '\r';
 		bool eq = name_before_eq(b, end - cr) != SIZE_MAX;
-		bool value_next = eq || label_before_value(p->cat, b, end - cr);
+		bool value_next = eq || label_before_value(p, b, end - cr);
 		if (ne == ns || (size_t)(ne - b) > UNWRAP_BYTES || !goes_on(p, ns, ne, value_next))
 			break;
 		const char *f = skip_sp(ns, ne), *u = f;

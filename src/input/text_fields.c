@@ -197,6 +197,10 @@ int vmsa_text_index_catalogue(struct vmsa_text_parser *p)
 	memset(p->event_slot, -1, EVENT_SLOTS);
 	memset(p->first_bytes, 0, sizeof(p->first_bytes));
 	p->nnames = 0;
+	memset(p->label_bytes, 0, sizeof(p->label_bytes));
+	for (int i = 0; i < VMSA_NEVENTS; i++)
+		for (const char *l = c->event[i].labels; l && *l; l++)
+			p->label_bytes[(unsigned char)*l >> 6] |= 1ull << ((unsigned char)*l & 63);
 	for (int i = 0; i < VMSA_NEVENTS; i++)
 		for (int j = 0; j < VMSA_MAX_NAMES && c->event[i].names[j].name; j++) {
 			const char *name = c->event[i].names[j].name;

@@ -272,6 +272,9 @@ struct vmsa_text_parser {
 	int8_t event_slot[64];	  /* names[] by name hash */
 	uint8_t nnames;
 	uint64_t first_bytes[4];	  /* the first bytes of names[], a bit each */
+	/* the bytes of the catalogue's labels (events printed with labels), a
+	 * bit each: a word of another byte is no label (label_word()) */
+	uint64_t label_bytes[4];
 	struct text_event names[NEVENTS];
 	struct text_keys keys;
 	struct plan plan[NEVENTS];
