@@ -6,7 +6,7 @@ PKGS="build-essential cmake pkg-config check libjson-c-dev uthash-dev
       libtraceevent-dev libtracecmd-dev libtracefs-dev
       zlib1g-dev liblzma-dev libzstd-dev gzip zstd
       python3 python3-jsonschema python3-scipy perl strace util-linux xz-utils scdoc man-db
-      time valgrind
+      time valgrind abigail-tools
       prometheus prometheus-node-exporter python3-prometheus-client
       libmicrohttpd-dev"
 missing=""

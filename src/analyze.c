@@ -465,10 +465,15 @@ static int close_group(struct run *r, struct group *g, int ret)
 	return ret;
 }
 
-int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
-		       const struct vmsa_analyze_options *opts, struct vmsa_analyze_result *res)
+int vmsa_analyze_files_sized(struct vmsa_stats *st, const char *const *paths, int n,
+			     const struct vmsa_analyze_options *opts, size_t opts_size,
+			     struct vmsa_analyze_result *res, size_t res_size)
 {
-	struct run r = {.st = st, .o = opts ? opts : &no_options};
+	struct vmsa_analyze_options o;
+	if ((opts && vmsa_abi_in(&o, sizeof o, opts, opts_size, VMSA_ABI_MIN_ANALYZE_OPTIONS)) ||
+	    (res && res_size < VMSA_ABI_MIN_ANALYZE_RESULT))
+		return VMSA_E_INVAL;
+	struct run r = {.st = st, .o = opts ? &o : &no_options};
 	r.res.input = -1;
 	int ret = deltas_start(&r);
 	struct vmsa_source **src = n > 0 ? calloc((size_t)n, sizeof(*src)) : NULL;
@@ -501,7 +506,7 @@ int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
 		ret = interval_end(&r, true);
 	vmsa_stats_free(r.delta);
 	if (res)
-		*res = r.res;
+		vmsa_abi_out(res, res_size, &r.res, sizeof r.res, VMSA_ABI_MIN_ANALYZE_RESULT);
 	return ret;
 }
 
@@ -543,11 +548,20 @@ static int drain(struct run *r, struct vmsa_live *lv)
 	return err ? fail(r, err, VMSA_ANALYZE_READ, errno) : 0;
 }
 
-int vmsa_analyze_live(struct vmsa_stats *st, const struct vmsa_live_options *lopts,
-		      double duration_s, const struct vmsa_analyze_options *opts,
-		      struct vmsa_analyze_result *res)
+int vmsa_analyze_live_sized(struct vmsa_stats *st, const struct vmsa_live_options *lopts,
+			    size_t lopts_size, double duration_s,
+			    const struct vmsa_analyze_options *opts, size_t opts_size,
+			    struct vmsa_analyze_result *res, size_t res_size)
 {
-	struct run r = {.st = st, .o = opts ? opts : &no_options};
+	struct vmsa_analyze_options o;
+	struct vmsa_live_options lo;
+	if ((opts && vmsa_abi_in(&o, sizeof o, opts, opts_size, VMSA_ABI_MIN_ANALYZE_OPTIONS)) ||
+	    (lopts && vmsa_abi_in(&lo, sizeof lo, lopts, lopts_size, VMSA_ABI_MIN_LIVE_OPTIONS)) ||
+	    (res && res_size < VMSA_ABI_MIN_ANALYZE_RESULT))
+		return VMSA_E_INVAL;
+	if (lopts)
+		lopts = &lo;
+	struct run r = {.st = st, .o = opts ? &o : &no_options};
 	r.res.input = -1;
 	r.res.format = "live";
 	struct vmsa_live *lv = NULL;
@@ -558,7 +572,8 @@ int vmsa_analyze_live(struct vmsa_stats *st, const struct vmsa_live_options *lop
 		vmsa_stats_free(r.delta);
 		r.res.format = NULL;
 		if (res)
-			*res = r.res;
+			vmsa_abi_out(res, res_size, &r.res, sizeof r.res,
+				     VMSA_ABI_MIN_ANALYZE_RESULT);
 		return ret;
 	}
 	r.lv = lv;
@@ -593,6 +608,6 @@ int vmsa_analyze_live(struct vmsa_stats *st, const struct vmsa_live_options *lop
 	vmsa_stats_free(r.delta);
 	vmsa_live_close(lv);
 	if (res)
-		*res = r.res;
+		vmsa_abi_out(res, res_size, &r.res, sizeof r.res, VMSA_ABI_MIN_ANALYZE_RESULT);
 	return ret;
 }

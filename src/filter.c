@@ -245,8 +245,21 @@ bool vmsa_filter_selects_buffers(const struct vmsa_filter *f)
 	return f && f->ninstances;
 }
 
-int vmsa_filter_keeps(const struct vmsa_filter *f, const struct vmsa_event *ev)
+/* a caller's struct vmsa_event of another size (src/abi.h) */
+static __attribute__((noinline)) int keeps_resized(const struct vmsa_filter *f,
+						   const struct vmsa_event *ev, size_t ev_size)
 {
+	struct vmsa_event whole;
+	if (vmsa_abi_in(&whole, sizeof whole, ev, ev_size, VMSA_ABI_MIN_EVENT))
+		return 0;
+	return vmsa_filter_keeps(f, &whole);
+}
+
+int vmsa_filter_keeps_sized(const struct vmsa_filter *f, const struct vmsa_event *ev,
+			    size_t ev_size)
+{
+	if (__builtin_expect(ev_size != sizeof *ev, 0))
+		return keeps_resized(f, ev, ev_size);
 	if (f->ninstances && !vmsa_filter_keeps_buffer(f, ev->instance, ev->instance_len))
 		return 0;
 	if (ev->type == VMSA_EV_LOST)

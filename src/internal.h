@@ -14,6 +14,7 @@
 #endif
 
 #include "vmsa/vmsa.h"
+#include "abi.h"
 
 #define VMSA_UNUSED __attribute__((unused))
 

@@ -958,14 +958,20 @@ static struct vmsa_task_row *own_row(struct vmsa_stats *st, struct vmsa_task_row
 
 /* ---- lifecycle ------------------------------------------------------ */
 
-int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opts)
+static int add_source(struct vmsa_stats *st, const char *name, const char *format,
+		      const struct vmsa_source_counts *counts, const struct vmsa_traits *traits);
+
+int vmsa_stats_new_sized(struct vmsa_stats **out, const struct vmsa_stats_options *opts,
+			 size_t opts_size)
 {
 	*out = NULL;
+	struct vmsa_stats_options o = {0};
+	if (opts && vmsa_abi_in(&o, sizeof o, opts, opts_size, VMSA_ABI_MIN_STATS_OPTIONS))
+		return VMSA_E_INVAL;
 	struct vmsa_stats *st = calloc(1, sizeof(*st));
 	if (!st)
 		return VMSA_E_NOMEM;
-	if (opts)
-		st->opts = *opts;
+	st->opts = o;
 	st->max_tasks = st->opts.max_tasks ? st->opts.max_tasks : VMSA_DEFAULT_MAX_TASKS;
 	st->folded_idle.folded = true; /* (what the passes over all pids read of it) */
 	vmsa_hist_init(&st->stall, VMSA_HIST_FINE);
@@ -1012,8 +1018,31 @@ void vmsa_stats_free(struct vmsa_stats *st)
 	free(st);
 }
 
-int vmsa_stats_add_source(struct vmsa_stats *st, const char *name, const char *format,
-			  const struct vmsa_source_counts *counts, const struct vmsa_traits *traits)
+int vmsa_stats_add_source_sized(struct vmsa_stats *st, const char *name, const char *format,
+				const struct vmsa_source_counts *counts, size_t counts_size,
+				const struct vmsa_traits *traits, size_t traits_size)
+{
+	struct vmsa_source_counts c;
+	struct vmsa_traits *t = NULL;
+	if (vmsa_abi_in(&c, sizeof c, counts, counts_size, VMSA_ABI_MIN_SOURCE_COUNTS))
+		return VMSA_E_INVAL;
+	if (traits_size != sizeof *traits) { /* (4.8 KB: copied only when it must be) */
+		t = malloc(sizeof *t);
+		if (!t)
+			return VMSA_E_NOMEM;
+		if (vmsa_abi_in(t, sizeof *t, traits, traits_size, VMSA_ABI_MIN_TRAITS)) {
+			free(t);
+			return VMSA_E_INVAL;
+		}
+		traits = t;
+	}
+	int err = add_source(st, name, format, &c, traits);
+	free(t);
+	return err;
+}
+
+static int add_source(struct vmsa_stats *st, const char *name, const char *format,
+		      const struct vmsa_source_counts *counts, const struct vmsa_traits *traits)
 {
 	size_t i;
 	for (i = 0; i < st->nsources; i++)
@@ -1847,8 +1876,19 @@ static int on_reclaim_pages_rest(struct vmsa_stats *st, struct task_state *t,
 	return err;
 }
 
-int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
+/* a caller's struct vmsa_event of another size (src/abi.h) */
+static __attribute__((noinline)) int add_resized(struct vmsa_stats *st,
+						 const struct vmsa_event *ev, size_t ev_size)
 {
+	struct vmsa_event whole;
+	int err = vmsa_abi_in(&whole, sizeof whole, ev, ev_size, VMSA_ABI_MIN_EVENT);
+	return err ? err : vmsa_stats_add(st, &whole);
+}
+
+int vmsa_stats_add_sized(struct vmsa_stats *st, const struct vmsa_event *ev, size_t ev_size)
+{
+	if (__builtin_expect(ev_size != sizeof *ev, 0))
+		return add_resized(st, ev, ev_size);
 	if ((unsigned)ev->type >= VMSA_EV__COUNT)
 		return VMSA_E_INVAL;
 	st->events++;
@@ -2347,9 +2387,10 @@ nomem:
 	return VMSA_E_NOMEM;
 }
 
-void vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out)
+int vmsa_summary_totals_sized(const struct vmsa_summary *sum, struct vmsa_totals *out,
+			      size_t out_size)
 {
-	*out = sum->totals;
+	return vmsa_abi_out(out, out_size, &sum->totals, sizeof sum->totals, VMSA_ABI_MIN_TOTALS);
 }
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,

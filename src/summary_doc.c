@@ -1377,8 +1377,24 @@ static void describe(char *buf, size_t n, const struct operand *o, double v, boo
 
 static const char *const verdict_names[] = {"holds", "violated", "vacuous", "not measured"};
 
-int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
-			 struct vmsa_threshold *t)
+static int threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
+			   struct vmsa_threshold *t);
+
+int vmsa_threshold_check_sized(const struct vmsa_doc *d, const char *expr, int missing_pass,
+			       struct vmsa_threshold *t, size_t t_size)
+{
+	if (t_size == sizeof *t)
+		return threshold_check(d, expr, missing_pass, t);
+	if (t_size < VMSA_ABI_MIN_THRESHOLD)
+		return VMSA_E_INVAL;
+	struct vmsa_threshold whole;
+	int err = threshold_check(d, expr, missing_pass, &whole);
+	vmsa_abi_out(t, t_size, &whole, sizeof whole, VMSA_ABI_MIN_THRESHOLD);
+	return err;
+}
+
+static int threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
+			   struct vmsa_threshold *t)
 {
 	static const char *const ops[] = {"<=", ">=", "==", "!=", "<", ">"};
 	memset(t, 0, sizeof(*t));

@@ -376,10 +376,17 @@ void vmsa_text_parser_free(struct vmsa_text_parser *p);
  * @line may contain NUL bytes.  Returns an enum vmsa_line_kind; for
  * VMSA_LINE_REJECTED *reason is set.  ev->comm points into @line.
  */
-enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p,
-					 const char *line, size_t len,
-					 struct vmsa_event *ev,
-					 enum vmsa_reject_reason *reason);
+enum vmsa_line_kind vmsa_text_parse_line_sized(struct vmsa_text_parser *p,
+					       const char *line, size_t len,
+					       struct vmsa_event *ev, size_t ev_size,
+					       enum vmsa_reject_reason *reason);
+static inline enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p,
+							const char *line, size_t len,
+							struct vmsa_event *ev,
+							enum vmsa_reject_reason *reason)
+{
+	return vmsa_text_parse_line_sized(p, line, len, ev, sizeof *ev, reason);
+}
 
 /* The traits learnt from the lines decoded so far; owned by the decoder. */
 const struct vmsa_traits *vmsa_text_parser_traits(const struct vmsa_text_parser *p);
@@ -452,8 +459,13 @@ struct vmsa_open_options {
 };
 
 /* vmsa_source_open_path() with @o (NULL: the defaults); @o may go after. */
-int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
-			       const struct vmsa_open_options *o);
+int vmsa_source_open_path_with_sized(struct vmsa_source **out, const char *path,
+				     const struct vmsa_open_options *o, size_t o_size);
+static inline int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
+					     const struct vmsa_open_options *o)
+{
+	return vmsa_source_open_path_with_sized(out, path, o, sizeof *o);
+}
 
 /* The argument that starts a program as the trace.dat reader. */
 #define VMSA_TRACEDAT_READER_ARG "--vmsa-tracedat-reader"
@@ -511,7 +523,11 @@ void vmsa_source_set_unwrap(struct vmsa_source *src, int on);
  * vmsa_source_next() - the next event.  0 with *ev filled, VMSA_E_EOF at
  * the end, VMSA_E_AGAIN (see above) or another negative error.
  */
-int vmsa_source_next(struct vmsa_source *src, struct vmsa_event *ev);
+int vmsa_source_next_sized(struct vmsa_source *src, struct vmsa_event *ev, size_t ev_size);
+static inline int vmsa_source_next(struct vmsa_source *src, struct vmsa_event *ev)
+{
+	return vmsa_source_next_sized(src, ev, sizeof *ev);
+}
 
 /* After VMSA_E_DECOMPRESS: why (static text) and the byte offset in the
  * compressed input; NULL when the source had no such error. */
@@ -543,7 +559,12 @@ struct vmsa_live_options {
 };
 
 /* VMSA_E_NOTRACEFS, VMSA_E_PERM, VMSA_E_NOMEM or VMSA_E_IO on failure. */
-int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts);
+int vmsa_live_open_sized(struct vmsa_live **out, const struct vmsa_live_options *opts,
+			 size_t opts_size);
+static inline int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
+{
+	return vmsa_live_open_sized(out, opts, sizeof *opts);
+}
 
 /* Called for each event (and lost marker); non-zero stops the drain. */
 typedef int (*vmsa_event_cb)(const struct vmsa_event *ev, void *payload);
@@ -605,7 +626,12 @@ struct vmsa_stats_options {
 struct vmsa_stats;
 
 /* Empty statistics; @opts may be NULL (defaults).  VMSA_E_NOMEM on failure. */
-int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opts);
+int vmsa_stats_new_sized(struct vmsa_stats **out, const struct vmsa_stats_options *opts,
+			 size_t opts_size);
+static inline int vmsa_stats_new(struct vmsa_stats **out, const struct vmsa_stats_options *opts)
+{
+	return vmsa_stats_new_sized(out, opts, sizeof *opts);
+}
 /* Frees the statistics (NULL is fine); summaries taken from them stay valid. */
 void vmsa_stats_free(struct vmsa_stats *st);
 /*
@@ -614,13 +640,24 @@ void vmsa_stats_free(struct vmsa_stats *st);
  * into a line the caller reuses.  VMSA_E_NOMEM on failure, after which the
  * statistics are still consistent but miss the event.
  */
-int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev);
+int vmsa_stats_add_sized(struct vmsa_stats *st, const struct vmsa_event *ev, size_t ev_size);
+static inline int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
+{
+	return vmsa_stats_add_sized(st, ev, sizeof *ev);
+}
 
 /* Record what a source read (for the input block of reports). */
-int vmsa_stats_add_source(struct vmsa_stats *st, const char *name,
-			  const char *format,
-			  const struct vmsa_source_counts *counts,
-			  const struct vmsa_traits *traits);
+int vmsa_stats_add_source_sized(struct vmsa_stats *st, const char *name, const char *format,
+				const struct vmsa_source_counts *counts, size_t counts_size,
+				const struct vmsa_traits *traits, size_t traits_size);
+static inline int vmsa_stats_add_source(struct vmsa_stats *st, const char *name,
+					const char *format,
+					const struct vmsa_source_counts *counts,
+					const struct vmsa_traits *traits)
+{
+	return vmsa_stats_add_source_sized(st, name, format, counts, sizeof *counts, traits,
+					   sizeof *traits);
+}
 
 /* ------------------------------------------------------------------ */
 /* Recognising an input                                                */
@@ -706,7 +743,12 @@ void vmsa_filter_free(struct vmsa_filter *f);
  */
 int vmsa_filter_add(struct vmsa_filter *f, enum vmsa_filter_kind kind, const char *arg);
 /* 1 when @ev passes every criterion of @f, else 0.  Thread-safe (reads only). */
-int vmsa_filter_keeps(const struct vmsa_filter *f, const struct vmsa_event *ev);
+int vmsa_filter_keeps_sized(const struct vmsa_filter *f, const struct vmsa_event *ev,
+			    size_t ev_size);
+static inline int vmsa_filter_keeps(const struct vmsa_filter *f, const struct vmsa_event *ev)
+{
+	return vmsa_filter_keeps_sized(f, ev, sizeof *ev);
+}
 
 /* ------------------------------------------------------------------ */
 /* Tasks' cgroups, for per-cgroup metrics in live mode                 */
@@ -867,9 +909,15 @@ struct vmsa_analyze_result {
  * nothing is left open.  Not thread-safe on one @st; it may start decoder
  * threads of its own, which are joined before it returns.
  */
-int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
-		       const struct vmsa_analyze_options *opts,
-		       struct vmsa_analyze_result *res);
+int vmsa_analyze_files_sized(struct vmsa_stats *st, const char *const *paths, int n,
+			     const struct vmsa_analyze_options *opts, size_t opts_size,
+			     struct vmsa_analyze_result *res, size_t res_size);
+static inline int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
+				     const struct vmsa_analyze_options *opts,
+				     struct vmsa_analyze_result *res)
+{
+	return vmsa_analyze_files_sized(st, paths, n, opts, sizeof *opts, res, sizeof *res);
+}
 
 /**
  * vmsa_analyze_live() - trace the running kernel (vmsa_live_open() with
@@ -881,9 +929,17 @@ int vmsa_analyze_files(struct vmsa_stats *st, const char *const *paths, int n,
  * VMSA_E_NOTRACEFS, ...), a failed drain VMSA_ANALYZE_READ.  The caller
  * should ignore SIGPIPE so that a closed output does not skip the cleanup.
  */
-int vmsa_analyze_live(struct vmsa_stats *st, const struct vmsa_live_options *lopts,
-		      double duration_s, const struct vmsa_analyze_options *opts,
-		      struct vmsa_analyze_result *res);
+int vmsa_analyze_live_sized(struct vmsa_stats *st, const struct vmsa_live_options *lopts,
+			    size_t lopts_size, double duration_s,
+			    const struct vmsa_analyze_options *opts, size_t opts_size,
+			    struct vmsa_analyze_result *res, size_t res_size);
+static inline int vmsa_analyze_live(struct vmsa_stats *st, const struct vmsa_live_options *lopts,
+				    double duration_s, const struct vmsa_analyze_options *opts,
+				    struct vmsa_analyze_result *res)
+{
+	return vmsa_analyze_live_sized(st, lopts, sizeof *lopts, duration_s, opts, sizeof *opts,
+				       res, sizeof *res);
+}
 
 /* ------------------------------------------------------------------ */
 /* Summary and reports                                                 */
@@ -927,11 +983,21 @@ const char *vmsa_sort_field(size_t i);
  * @f reports a write error (the caller still owns and closes @f),
  * VMSA_E_INVAL for an unknown @opts->sort, VMSA_E_NOMEM.
  */
-int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
-			const struct vmsa_report_options *opts);
+int vmsa_report_classic_sized(FILE *f, const struct vmsa_summary *sum,
+			      const struct vmsa_report_options *opts, size_t opts_size);
+static inline int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
+				      const struct vmsa_report_options *opts)
+{
+	return vmsa_report_classic_sized(f, sum, opts, sizeof *opts);
+}
 /* The JSON summary (docs/json-schema.md) to @f; as vmsa_report_classic(). */
-int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
-		     const struct vmsa_report_options *opts);
+int vmsa_report_json_sized(FILE *f, const struct vmsa_summary *sum,
+			   const struct vmsa_report_options *opts, size_t opts_size);
+static inline int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
+				   const struct vmsa_report_options *opts)
+{
+	return vmsa_report_json_sized(f, sum, opts, sizeof *opts);
+}
 /* A self-contained SVG: pages scanned over time (direct, kswapd) with the
  * longest stalls marked, and the direct stall distribution. */
 int vmsa_report_svg(FILE *f, const struct vmsa_summary *sum, const char *title);
@@ -980,8 +1046,14 @@ struct vmsa_totals {
 	uint64_t lost_markers_without_count;
 };
 
-/* Fills *out with the summary's totals. */
-void vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out);
+/* Fills *out with the summary's totals: 0, or VMSA_E_INVAL for a size
+ * below the first version's. */
+int vmsa_summary_totals_sized(const struct vmsa_summary *sum, struct vmsa_totals *out,
+			      size_t out_size);
+static inline int vmsa_summary_totals(const struct vmsa_summary *sum, struct vmsa_totals *out)
+{
+	return vmsa_summary_totals_sized(sum, out, sizeof *out);
+}
 
 /* Per-task row lookup for tests: NULL when no such task. */
 const struct vmsa_task_row *vmsa_summary_find_task(const struct vmsa_summary *sum,
@@ -1098,8 +1170,13 @@ struct vmsa_threshold {
  * that does not parse, names no field, a path not in the schema or not a
  * number, a number that is not finite, with the reason in t->message.
  */
-int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr, int missing_pass,
-			 struct vmsa_threshold *t);
+int vmsa_threshold_check_sized(const struct vmsa_doc *d, const char *expr, int missing_pass,
+			       struct vmsa_threshold *t, size_t t_size);
+static inline int vmsa_threshold_check(const struct vmsa_doc *d, const char *expr,
+				       int missing_pass, struct vmsa_threshold *t)
+{
+	return vmsa_threshold_check_sized(d, expr, missing_pass, t, sizeof *t);
+}
 
 /*
  * vmsa_report_compare() - the summaries side by side, one column each, in
@@ -1132,8 +1209,13 @@ struct vmsa_compare_column {
  * the first column's.  0, VMSA_E_INVAL (no column, a column of no runs),
  * VMSA_E_NOMEM or VMSA_E_IO.
  */
-int vmsa_report_compare_groups(FILE *f, const struct vmsa_compare_column *cols, int n, int json,
-			       int relative);
+int vmsa_report_compare_groups_sized(FILE *f, const struct vmsa_compare_column *cols,
+				     size_t col_size, int n, int json, int relative);
+static inline int vmsa_report_compare_groups(FILE *f, const struct vmsa_compare_column *cols,
+					     int n, int json, int relative)
+{
+	return vmsa_report_compare_groups_sized(f, cols, sizeof *cols, n, json, relative);
+}
 
 /*
  * vmsa_report_compare_svg() - the columns of vmsa_report_compare_groups()
@@ -1142,7 +1224,12 @@ int vmsa_report_compare_groups(FILE *f, const struct vmsa_compare_column *cols, 
  * where the test marks it; data-* attributes carry the values drawn.  0,
  * VMSA_E_INVAL, VMSA_E_NOMEM or VMSA_E_IO.
  */
-int vmsa_report_compare_svg(FILE *f, const struct vmsa_compare_column *cols, int n);
+int vmsa_report_compare_svg_sized(FILE *f, const struct vmsa_compare_column *cols,
+				  size_t col_size, int n);
+static inline int vmsa_report_compare_svg(FILE *f, const struct vmsa_compare_column *cols, int n)
+{
+	return vmsa_report_compare_svg_sized(f, cols, sizeof *cols, n);
+}
 
 /* ------------------------------------------------------------------ */
 /* Metrics: OpenMetrics and Prometheus text exposition                 */

@@ -39,9 +39,15 @@ struct vmsa_live {
 	int err;
 };
 
-int vmsa_live_open(struct vmsa_live **out, const struct vmsa_live_options *opts)
+int vmsa_live_open_sized(struct vmsa_live **out, const struct vmsa_live_options *opts,
+			 size_t opts_size)
 {
 	*out = NULL;
+	struct vmsa_live_options o;
+	if (opts && vmsa_abi_in(&o, sizeof o, opts, opts_size, VMSA_ABI_MIN_LIVE_OPTIONS))
+		return VMSA_E_INVAL;
+	if (opts)
+		opts = &o;
 	struct vmsa_live *lv = calloc(1, sizeof(*lv));
 	if (!lv)
 		return VMSA_E_NOMEM;

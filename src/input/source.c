@@ -210,10 +210,15 @@ int vmsa_source_open_path(struct vmsa_source **out, const char *path)
 	return vmsa_source_open_path_with(out, path, NULL);
 }
 
-int vmsa_source_open_path_with(struct vmsa_source **out, const char *path,
-			       const struct vmsa_open_options *o)
+int vmsa_source_open_path_with_sized(struct vmsa_source **out, const char *path,
+				     const struct vmsa_open_options *o, size_t o_size)
 {
 	*out = NULL;
+	struct vmsa_open_options oc;
+	if (o && vmsa_abi_in(&oc, sizeof oc, o, o_size, VMSA_ABI_MIN_OPEN_OPTIONS))
+		return VMSA_E_INVAL;
+	if (o)
+		o = &oc;
 	if (strcmp(path, "-") == 0) {
 		int r = vmsa_source_open_text_fd(out, STDIN_FILENO, "-");
 		if (!r)
@@ -1305,8 +1310,23 @@ int vmsa_source_next_ref(struct vmsa_source *s, struct vmsa_event *own,
 	return next_event(s, own);
 }
 
-int vmsa_source_next(struct vmsa_source *s, struct vmsa_event *ev)
+/* a caller's struct vmsa_event of another size (src/abi.h) */
+static __attribute__((noinline)) int next_resized(struct vmsa_source *s, struct vmsa_event *ev,
+						  size_t ev_size)
 {
+	struct vmsa_event whole;
+	if (ev_size < VMSA_ABI_MIN_EVENT)
+		return VMSA_E_INVAL;
+	int err = vmsa_source_next(s, &whole);
+	if (!err)
+		vmsa_abi_out(ev, ev_size, &whole, sizeof whole, VMSA_ABI_MIN_EVENT);
+	return err;
+}
+
+int vmsa_source_next_sized(struct vmsa_source *s, struct vmsa_event *ev, size_t ev_size)
+{
+	if (__builtin_expect(ev_size != sizeof *ev, 0))
+		return next_resized(s, ev, ev_size);
 	if (ahead_pending(s)) {
 		*ev = s->ahead[s->ahead_next++];
 		return 0;

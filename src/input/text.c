@@ -312,9 +312,26 @@ static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, con
 	return -1;
 }
 
-enum vmsa_line_kind vmsa_text_parse_line(struct vmsa_text_parser *p, const char *line, size_t len,
-					 struct vmsa_event *ev, enum vmsa_reject_reason *reason)
+/* a caller's struct vmsa_event of another size (src/abi.h): decoded whole,
+ * then copied; a size below the first version's is no event to fill */
+static __attribute__((noinline)) enum vmsa_line_kind
+parse_line_resized(struct vmsa_text_parser *p, const char *line, size_t len, struct vmsa_event *ev,
+		   size_t ev_size, enum vmsa_reject_reason *reason)
 {
+	struct vmsa_event whole;
+	if (ev_size < VMSA_ABI_MIN_EVENT)
+		return VMSA_LINE_IGNORED;
+	enum vmsa_line_kind k = vmsa_text_parse_line(p, line, len, &whole, reason);
+	vmsa_abi_out(ev, ev_size, &whole, sizeof whole, VMSA_ABI_MIN_EVENT);
+	return k;
+}
+
+enum vmsa_line_kind vmsa_text_parse_line_sized(struct vmsa_text_parser *p, const char *line,
+					       size_t len, struct vmsa_event *ev, size_t ev_size,
+					       enum vmsa_reject_reason *reason)
+{
+	if (__builtin_expect(ev_size != sizeof *ev, 0))
+		return parse_line_resized(p, line, len, ev, ev_size, reason);
 	const char *s = line, *e = line + len;
 	if (e > s && e[-1] == '\r')
 		e--;

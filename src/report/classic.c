@@ -1018,9 +1018,14 @@ static void histograms(FILE *f, const struct vmsa_summary *sum)
 	}
 }
 
-int vmsa_report_classic(FILE *f, const struct vmsa_summary *sum,
-			const struct vmsa_report_options *opts)
+int vmsa_report_classic_sized(FILE *f, const struct vmsa_summary *sum,
+			      const struct vmsa_report_options *opts, size_t opts_size)
 {
+	struct vmsa_report_options o;
+	if (opts && vmsa_abi_in(&o, sizeof o, opts, opts_size, VMSA_ABI_MIN_REPORT_OPTIONS))
+		return VMSA_E_INVAL;
+	if (opts)
+		opts = &o;
 	bool bad_sort;
 	struct table_order order = {.key = find_sort_key(opts ? opts->sort : NULL, &bad_sort),
 				    .top = opts ? opts->top : 0};

@@ -544,19 +544,47 @@ static int groups_text(FILE *f, const struct vmsa_compare_column *cols, int n,
 	return ferror(f) ? VMSA_E_IO : 0;
 }
 
-int vmsa_report_compare_groups(FILE *f, const struct vmsa_compare_column *cols, int n, int json,
-			       int relative)
+/* A caller's columns of another size (src/abi.h) as this library's, in
+ * *own (to free), or NULL where they are of this size. */
+static int columns_in(const struct vmsa_compare_column *cols, size_t col_size, int n,
+		      struct vmsa_compare_column **own)
 {
+	*own = NULL;
+	if (col_size == sizeof *cols || n <= 0)
+		return col_size < VMSA_ABI_MIN_COMPARE_COLUMN ? VMSA_E_INVAL : 0;
+	struct vmsa_compare_column *c = calloc((size_t)n, sizeof *c);
+	if (!c)
+		return VMSA_E_NOMEM;
+	for (int i = 0; i < n; i++)
+		if (vmsa_abi_in(&c[i], sizeof c[i], (const char *)cols + (size_t)i * col_size,
+				col_size, VMSA_ABI_MIN_COMPARE_COLUMN)) {
+			free(c);
+			return VMSA_E_INVAL;
+		}
+	*own = c;
+	return 0;
+}
+
+int vmsa_report_compare_groups_sized(FILE *f, const struct vmsa_compare_column *cols,
+				     size_t col_size, int n, int json, int relative)
+{
+	struct vmsa_compare_column *own;
+	int err = columns_in(cols, col_size, n, &own);
+	if (err)
+		return err;
+	if (own)
+		cols = own;
 	struct lacks m = {0};
 	struct group_cell *cells = NULL;
 	double *store = NULL;
-	int err = group_cells(cols, n, &m, &cells, &store);
+	err = group_cells(cols, n, &m, &cells, &store);
 	if (!err)
 		err = json ? groups_json(f, cols, n, cells, &m)
 			   : groups_text(f, cols, n, cells, &m, relative);
 	free(cells);
 	free(store);
 	free(m.v);
+	free(own);
 	return err;
 }
 
@@ -630,7 +658,20 @@ static void svg_row(FILE *f, const struct vmsa_compare_row *row, const struct gr
 	fputs("</g>\n", f);
 }
 
-int vmsa_report_compare_svg(FILE *f, const struct vmsa_compare_column *cols, int n)
+static int compare_svg(FILE *f, const struct vmsa_compare_column *cols, int n);
+
+int vmsa_report_compare_svg_sized(FILE *f, const struct vmsa_compare_column *cols,
+				  size_t col_size, int n)
+{
+	struct vmsa_compare_column *own;
+	int err = columns_in(cols, col_size, n, &own);
+	if (!err)
+		err = compare_svg(f, own ? own : cols, n);
+	free(own);
+	return err;
+}
+
+static int compare_svg(FILE *f, const struct vmsa_compare_column *cols, int n)
 {
 	struct lacks m = {0};
 	struct group_cell *cells = NULL;

@@ -445,9 +445,14 @@ int vmsa_json_write(FILE *f, struct json_object *root, int pretty)
  * the number of tasks: everything but the task rows as one object, then
  * the "processes" and "kswapd" arrays row by row.
  */
-int vmsa_report_json(FILE *f, const struct vmsa_summary *sum,
-		     const struct vmsa_report_options *opts)
+int vmsa_report_json_sized(FILE *f, const struct vmsa_summary *sum,
+			   const struct vmsa_report_options *opts, size_t opts_size)
 {
+	struct vmsa_report_options o;
+	if (opts && vmsa_abi_in(&o, sizeof o, opts, opts_size, VMSA_ABI_MIN_REPORT_OPTIONS))
+		return VMSA_E_INVAL;
+	if (opts)
+		opts = &o;
 	jo *root = summary_json(sum, false);
 	if (!root)
 		return VMSA_E_NOMEM;

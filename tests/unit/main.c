@@ -21,6 +21,7 @@ Suite *cgroup_suite(void);
 Suite *welch_suite(void);
 Suite *textbuf_suite(void);
 Suite *timeline_suite(void);
+Suite *abi_suite(void);
 
 int main(int argc, char **argv)
 {
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, welch_suite());
 	srunner_add_suite(sr, textbuf_suite());
 	srunner_add_suite(sr, timeline_suite());
+	srunner_add_suite(sr, abi_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
