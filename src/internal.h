@@ -113,7 +113,7 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
  */
 /* direct, memcg, softlimit and node windows only */
 #define VMSA_CTX_WINDOW(X)                                                            \
-	X(uint64_t, windows, "reclaims", COUNT, "begin events")                       \
+	X(uint64_t, reclaims, "reclaims", COUNT, "begin events")                       \
 	X(uint64_t, retries, "retries", COUNT,                                        \
 	  "`goto retry`s: the priority of a window's shrink or slab events went back up") \
 	X(uint64_t, completed, "reclaims_completed", COUNT, "begin..end pairs")       \
@@ -495,7 +495,7 @@ struct json_object;
 const struct json_object *vmsa_doc_json(const struct vmsa_doc *d);
 /* The document's rows put in its tree, as a write or merge of trees needs
  * them (tests: a merge of trees against a merge of rows read from files) */
-int vmsa_doc_rows_as_tree(const struct vmsa_doc *d);
+int vmsa_doc_rows_as_tree(struct vmsa_doc *d);
 /* fn on each task row of d ("processes", or "kswapd"), in the document's order,
  * up to the first that returns non-zero (returned); a document of
  * vmsa_doc_from_summary_ref() makes each row for the call alone.  (Its tree,

@@ -1327,7 +1327,7 @@ static int on_begin(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	t->win[t->nwin].begin_ts = ev->ts_ns;
 	t->win[t->nwin].priority = -1;
 	t->nwin++;
-	c->windows++;
+	c->reclaims++;
 	order_count(by_order, ev);
 	return 0;
 }
@@ -1382,7 +1382,7 @@ static int on_kswapd_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *
 		t->awake = true;
 		t->wake_ts = ev->ts_ns;
 		m->kswapd_wakeups++;
-		c->windows++;
+		c->reclaims++;
 	} else {
 		m->kswapd_rewakeups++;
 	}
@@ -1891,6 +1891,14 @@ int vmsa_stats_add_sized(struct vmsa_stats *st, const struct vmsa_event *ev, siz
 		return add_resized(st, ev, ev_size);
 	if ((unsigned)ev->type >= VMSA_EV__COUNT)
 		return VMSA_E_INVAL;
+	/* (an invalid event is refused before anything of it is counted) */
+	bool needs_order = ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE ||
+			   ev->type == VMSA_EV_WAKEUP_KSWAPD;
+	if (needs_order && (ev->order < -1 || ev->order >= VMSA_MAX_ORDER))
+		return VMSA_E_INVAL;
+	if ((ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_RECLAIM_END) &&
+	    (unsigned)ev->ctx >= VMSA_CTX_KSWAPD)
+		return VMSA_E_INVAL;
 	st->events++;
 	st->by_type[ev->type]++;
 	if (ev->type == VMSA_EV_LOST) {
@@ -1903,14 +1911,6 @@ int vmsa_stats_add_sized(struct vmsa_stats *st, const struct vmsa_event *ev, siz
 	if (!st->have_ts || ev->ts_ns > st->last_ts)
 		st->last_ts = ev->ts_ns;
 	st->have_ts = true;
-
-	bool needs_order = ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_KSWAPD_WAKE ||
-			   ev->type == VMSA_EV_WAKEUP_KSWAPD;
-	if (needs_order && (ev->order < -1 || ev->order >= VMSA_MAX_ORDER))
-		return VMSA_E_INVAL;
-	if ((ev->type == VMSA_EV_RECLAIM_BEGIN || ev->type == VMSA_EV_RECLAIM_END) &&
-	    (unsigned)ev->ctx >= VMSA_CTX_KSWAPD)
-		return VMSA_E_INVAL;
 
 	struct task_state *t = st->last_task;
 	if (!t || t->pid != ev->pid) {
@@ -2212,7 +2212,7 @@ static int merge_by_name(struct vmsa_summary *sum)
 
 static void add_ctx_totals(struct vmsa_ctx_totals *o, const struct vmsa_counters *k)
 {
-	o->reclaims += k->windows;
+	o->reclaims += k->reclaims;
 	o->reclaims_completed += k->completed;
 	o->in_progress += k->in_progress;
 	o->pages_scanned += vmsa_scanned(k);

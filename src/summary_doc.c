@@ -92,7 +92,7 @@ int vmsa_doc_from_summary_take(struct vmsa_doc **out, struct vmsa_summary *sum)
 }
 
 /* The task rows of a document of vmsa_doc_from_summary_ref() in its tree */
-static int whole(const struct vmsa_doc *d)
+static int whole(struct vmsa_doc *d)
 {
 	if (d->rows_left_out)
 		return VMSA_E_INVAL; /* (they were never read) */
@@ -586,7 +586,7 @@ static bool rows_in_sum(const struct vmsa_doc *d)
 	return d->sum && !json_object_object_get_ex(d->root, "processes", NULL);
 }
 
-int vmsa_doc_rows_as_tree(const struct vmsa_doc *d)
+int vmsa_doc_rows_as_tree(struct vmsa_doc *d)
 {
 	return whole(d);
 }
@@ -1081,7 +1081,7 @@ static void null_members(jo *o, const char *prefix, const char *except)
 	}
 }
 
-int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src)
+int vmsa_doc_merge(struct vmsa_doc *dst, struct vmsa_doc *src)
 {
 	jo *d = dst->root, *s = src->root;
 	bool native = merge_natively(dst, src);
@@ -1656,7 +1656,7 @@ static int read_row(struct vmsa_summary *sum, jo *o, bool kswapd)
 	if (is_int(member(o, "nid")))
 		r->kswapd_nid = (int32_t)json_object_get_int(member(o, "nid"));
 	read_ctx(member(o, "reclaim"), k);
-	m.kswapd_wakeups = k->windows = count_of(o, "wakeups");
+	m.kswapd_wakeups = k->reclaims = count_of(o, "wakeups");
 	m.kswapd_rewakeups = count_of(o, "rewakeups");
 	if (read_orders(member(o, "wakeups_by_order"), r, &r->kswapd_wake_by_order[0]) ||
 	    read_orders(member(o, "rewakeups_by_order"), r, &r->kswapd_rewake_by_order[0]))
@@ -1674,7 +1674,7 @@ static void read_ctx_totals(jo *o, struct vmsa_ctx_totals *t)
 	struct vmsa_counters c = {0};
 	read_ctx(o, &c);
 	*t = (struct vmsa_ctx_totals){
-		.reclaims = c.windows,
+		.reclaims = c.reclaims,
 		.reclaims_completed = c.completed,
 		.in_progress = c.in_progress,
 		.pages_scanned = vmsa_scanned(&c),

@@ -83,9 +83,13 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
  * Each list is an object's members in the order of the JSON object,
  * X(key, kind, meaning, value): kind is the table's part of the member
  * (VF_*: unit, merge rule, null or not, shape), value the JSON writer's
- * expression of it (src/report/json.c: a struct json_object *, NULL for
- * null, in terms of its helpers and of the variables each list names).
- * summary_fields.c makes the shapes of them, json.c the objects.
+ * expression of it, in terms of the variables each list names and of a
+ * vocabulary each file that evaluates the values defines (src/report/json.c
+ * as json-c objects, json_rows.c as descriptions it writes itself):
+ * u64(x), VMSA_JNULL (null), VMSA_JBOOL(b) (true, or false: see each
+ * definition), VMSA_JINT(i), VMSA_JSTR(s), str_utf8(s, n) and the object
+ * helpers the lists name.  summary_fields.c makes the shapes of them,
+ * json.c the objects.
  */
 #define VF_RULE(u, m) .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_##m
 #define VF_RULE_NULL(u, m) .unit = VMSA_UNIT_##u, .merge = VMSA_MERGE_##m, .nullable = true
@@ -105,9 +109,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("count", VF_SUM(COUNT), "values", u64(h->count))                                 \
 	X("sum_ns", VF_SUM(NS), "their sum", u64(h->sum))                                  \
 	X("min_ns", VF_RULE_NULL(NS, MIN), "the least (null when empty)",                  \
-	  h->count ? u64(h->min) : NULL)                                                   \
+	  h->count ? u64(h->min) : VMSA_JNULL)                                                   \
 	X("max_ns", VF_RULE_NULL(NS, MAX), "the greatest (null when empty)",               \
-	  h->count ? u64(h->max) : NULL)                                                   \
+	  h->count ? u64(h->max) : VMSA_JNULL)                                                   \
 	VMSA_HIST_QUANTILES(XQ)                                                            \
 	X("sub_buckets_log2", VF_FIRST(COUNT),                                             \
 	  "4 for totals: buckets at most 6.25% wide; 0 for per-task: log2", u64(h->sub_bits)) \
@@ -125,17 +129,17 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VMSA_WRITES_FIELDS(X)                                                                 \
 	X("file_async", VF_SUM_UNKNOWN(COUNT),                                                    \
 	  "asynchronous file page writes (events); null when a write event's line was "       \
-	  "rejected (note writes_unknown)", kn.writes ? u64(c->write[1][0]) : NULL)              \
+	  "rejected (note writes_unknown)", kn.writes ? u64(c->write[1][0]) : VMSA_JNULL)              \
 	X("anon_async", VF_SUM_UNKNOWN(COUNT), "asynchronous anon page writes (events); null as " \
-	  "file_async", kn.writes ? u64(c->write[0][0]) : NULL)                                  \
+	  "file_async", kn.writes ? u64(c->write[0][0]) : VMSA_JNULL)                                  \
 	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
 	  "synchronous file page writes; null when the kernel cannot write synchronously, "   \
-	  "and as file_async", kn.sync && kn.writes ? u64(c->write[1][1]) : NULL)                \
+	  "and as file_async", kn.sync && kn.writes ? u64(c->write[1][1]) : VMSA_JNULL)                \
 	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
-	  kn.sync && kn.writes ? u64(c->write[0][1]) : NULL)                                     \
+	  kn.sync && kn.writes ? u64(c->write[0][1]) : VMSA_JNULL)                                     \
 	X("pages", VF_SUM_NULL(PAGES),                                                         \
 	  "pages written; null unless the events carry nr_pages, and as file_async",           \
-	  kn.writes && c->write_events_with_pages ? u64(c->write_pages) : NULL)
+	  kn.writes && c->write_events_with_pages ? u64(c->write_pages) : VMSA_JNULL)
 
 /*
  * A reclaim context's counters c (after its window counters,
@@ -148,12 +152,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("pages_scanned", VF_SUM_NULL(PAGES),                                            \
 	  "inactive-list isolations' nr_scanned (MGLRU's: nr_taken): the sum of the three " \
 	  "parts below; null when the trace has no lru_isolate",                          \
-	  kn.scanned ? u64(vmsa_scanned(c)) : NULL)                                       \
+	  kn.scanned ? u64(vmsa_scanned(c)) : VMSA_JNULL)                                       \
 	VMSA_CTX_SCANNED(XS)                                                              \
 	X("pages_reclaimed", VF_SUM_NULL(PAGES),                                          \
 	  "lru_shrink_inactive nr_reclaimed: the sum of the three parts below; null when " \
 	  "the trace has no lru_shrink_inactive (see end_nr_reclaimed_pages)",           \
-	  kn.reclaimed ? u64(vmsa_reclaimed(c)) : NULL)                                   \
+	  kn.reclaimed ? u64(vmsa_reclaimed(c)) : VMSA_JNULL)                                   \
 	VMSA_CTX_RECLAIMED(XR)                                                            \
 	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, kn)) \
 	VMSA_CTX_END(XE)                                                                  \
@@ -217,11 +221,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("comm", VF_FIRST(TEXT), "task name; bytes that are not UTF-8 become U+FFFD",    \
 	  comm_str(sum, r))                                                               \
 	X("pid", VF_FIRST_NULL(ID), "null with --ignore-pid and in the `(other tasks)` row", \
-	  vmsa_row_has_pid(sum, r) ? json_object_new_int(r->key.pid) : NULL)             \
+	  vmsa_row_has_pid(sum, r) ? VMSA_JINT(r->key.pid) : VMSA_JNULL)             \
 	XO("other_tasks", VF_RULE(FLAG, ALL),                                             \
 	   "true in the row of the tasks past `--max-tasks` (comm `(other tasks)`, pid null); " \
 	   "absent in the others; merge keeps it apart from the rows of real tasks",       \
-	   r->key.pid == VMSA_PID_OTHER ? json_object_new_boolean(1) : NULL)
+	   r->key.pid == VMSA_PID_OTHER ? VMSA_JBOOL(1) : VMSA_JNULL)
 
 #define VMSA_PROCESS_FIELDS(X, XO)                                                      \
 	VMSA_ROW_KEY_FIELDS(X, XO)                                                        \
@@ -249,7 +253,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VMSA_KSWAPD_ROW_FIELDS(X, XO)                                                   \
 	VMSA_ROW_KEY_FIELDS(X, XO)                                                        \
 	X("nid", VF_FIRST_NULL(ID), "its node: its events' nid, null when none said", \
-	  r->kswapd_nid >= 0 ? json_object_new_int(r->kswapd_nid) : NULL)                \
+	  r->kswapd_nid >= 0 ? VMSA_JINT(r->kswapd_nid) : VMSA_JNULL)                \
 	X("wakeups", VF_SUM(COUNT), "mm_vmscan_kswapd_wake events that woke it",          \
 	  u64(vmsa_row_more(r)->kswapd_wakeups))                                   \
 	X("wakeups_by_order", VF_ORDERS, "the same, per order", orders(r->kswapd_wake_by_order[0])) \
@@ -331,10 +335,10 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  "tasks past `--max-tasks`, counted in one process row named `(other tasks)`",   \
 	  u64(t->tasks_folded))                                                           \
 	X("sync_io_applicable", VF_RULE(FLAG, ANY), "the kernel can write synchronously", \
-	  json_object_new_boolean(t->sync_applicable))                                    \
+	  VMSA_JBOOL(t->sync_applicable))                                    \
 	X("pages_scanned_known", VF_RULE(FLAG, ALL),                                      \
 	  "false when the trace has reclaim events but no lru_isolate",                  \
-	  json_object_new_boolean(!t->scans_missing))
+	  VMSA_JBOOL(!t->scans_missing))
 
 /* the summary sum's histograms */
 #define VMSA_LATENCY_FIELDS(X)                                                          \
@@ -345,7 +349,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /* an lru= name this tool does not know: its slot n of struct vmsa_traits */
 #define VMSA_LRU_NAME_FIELDS(X)                                                         \
 	X("name", VF_FIRST(TEXT), "as the trace printed it; `(other names)`: the names past " \
-	  "the first 15", json_object_new_string(n->name))                                \
+	  "the first 15", VMSA_JSTR(n->name))                                \
 	X("isolations", VF_FIRST(COUNT), "lru_isolate events of the list", u64(n->count)) \
 	X("nr_scanned", VF_FIRST(PAGES), "their nr_scanned, counted in pages_scanned",   \
 	  u64(n->pages))
@@ -353,16 +357,16 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /* a source's traits t; XO members are there only when not NULL */
 #define VMSA_TRAITS_FIELDS(X, XO)                                                       \
 	X("lru_isolate_names_list", VF_FIRST(FLAG), "lru_isolate says `lru=` (4.8+)",      \
-	  json_object_new_boolean(t->lines_with_lru_name > 0))                            \
+	  VMSA_JBOOL(t->lines_with_lru_name > 0))                            \
 	X("write_event", VF_FIRST(TEXT),                                                  \
 	  "`mm_vmscan_write_folio`, `mm_vmscan_writepage` or `none`",                     \
-	  json_object_new_string(write_event_name(t)))                                    \
+	  VMSA_JSTR(write_event_name(t)))                                    \
 	X("sync_io_expressed", VF_FIRST(FLAG), "a write event can say it was synchronous", \
-	  json_object_new_boolean(t->writes_with_sync_field || t->writes_flag_sync))      \
+	  VMSA_JBOOL(t->writes_with_sync_field || t->writes_flag_sync))      \
 	X("write_pages_expressed", VF_FIRST(FLAG), "write events carry `nr_pages`",       \
-	  json_object_new_boolean(t->writes_with_nr_pages > 0))                           \
+	  VMSA_JBOOL(t->writes_with_nr_pages > 0))                           \
 	X("timestamp_resolution", VF_FIRST(TEXT), "`ns` or `us`",                          \
-	  json_object_new_string(t->timestamps_ns_precision ? "ns" : "us"))               \
+	  VMSA_JSTR(t->timestamps_ns_precision ? "ns" : "us"))               \
 	XO("lru_names_not_known", VF_LIST(FIRST, lru_name),                                      \
 	   "`lru=` names of lru_isolate this tool does not know (`odd_list`), when any: "   \
 	   "their isolations are in pages_scanned, file or anon where the name says "    \
@@ -389,7 +393,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("unwrapped_lines", VF_FIRST(COUNT),                                            \
 	   "the lines they had been broken into after their first: each counted in "      \
 	   "`lines_read` and, with its event, in `lines_analyzed`",                        \
-	   t->unwrapped_events ? u64(t->unwrapped_lines) : NULL)                          \
+	   t->unwrapped_events ? u64(t->unwrapped_lines) : VMSA_JNULL)                          \
 	XO("events_by_buffer", VF_OBJ(buffer_names),                                        \
 	   "vmscan events and lost-event markers by the buffer they were recorded in, "   \
 	   "when a buffer instance had any (trace-cmd record -B NAME: its trace.dat, or "  \
@@ -408,7 +412,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("stopped_before_end", VF_FIRST(FLAG),                                          \
 	   "true when the analysis was stopped (SIGINT twice, SIGTERM) before the end of " \
 	   "this file: its counts are of the part read (note stopped_before_end)",         \
-	   t->stopped_before_end ? json_object_new_boolean(1) : NULL)                     \
+	   t->stopped_before_end ? VMSA_JBOOL(1) : VMSA_JNULL)                     \
 	XO("timestamps_integer", VF_FIRST(COUNT),                                         \
 	   "lines whose timestamp is an integer, when any: taken as ns, which a trace "   \
 	   "clock that does not count in ns (counter, uptime, x86-tsc) does not print "   \
@@ -417,24 +421,24 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \
 	X("tracedat_version", VF_FIRST_NULL(COUNT), "the file format's version",          \
-	  dat ? u64(t->tracedat_version) : NULL)                                          \
+	  dat ? u64(t->tracedat_version) : VMSA_JNULL)                                          \
 	X("uname", VF_FIRST_NULL(TEXT), "the recording system's uname",                   \
-	  dat && t->uname[0] ? str_utf8(t->uname, strlen(t->uname)) : NULL)               \
-	X("clock", VF_FIRST_NULL(TEXT), "the trace clock", dat && t->clock[0] ? str_utf8(t->clock, strlen(t->clock)) : NULL) \
+	  dat && t->uname[0] ? str_utf8(t->uname, strlen(t->uname)) : VMSA_JNULL)               \
+	X("clock", VF_FIRST_NULL(TEXT), "the trace clock", dat && t->clock[0] ? str_utf8(t->clock, strlen(t->clock)) : VMSA_JNULL) \
 	X("kernel_release", VF_FIRST_NULL(TEXT), "from `uname`", kernel_release(t, dat))  \
-	X("cpus", VF_FIRST_NULL(COUNT), "CPUs recorded", dat ? json_object_new_int(t->cpus) : NULL) \
+	X("cpus", VF_FIRST_NULL(COUNT), "CPUs recorded", dat ? VMSA_JINT(t->cpus) : VMSA_JNULL) \
 	X("events_lost_per_cpu", VF_LIST_NULL(FIRST, per_cpu),\
 	  "overrun plus dropped, summed over buffers, from the CPU stats trace-cmd saved", \
 	  lost_per_cpu(t, dat))                                                           \
-	X("instances", VF_FIRST_NULL(COUNT), "buffer instances", dat ? json_object_new_int(t->instances) : NULL)
+	X("instances", VF_FIRST_NULL(COUNT), "buffer instances", dat ? VMSA_JINT(t->instances) : VMSA_JNULL)
 
 /* a source s, its counts c and traits t, dat: a trace.dat; XO as in traits */
 #define VMSA_SOURCE_FIELDS(X, XO)                                                       \
 	X("name", VF_FIRST(TEXT), "as given", str_utf8(s->name, strlen(s->name)))         \
-	X("format", VF_FIRST(TEXT), "the format it was read as", json_object_new_string(s->format)) \
+	X("format", VF_FIRST(TEXT), "the format it was read as", VMSA_JSTR(s->format)) \
 	X("compression", VF_FIRST(TEXT),                                                  \
 	  "`none`, `gzip`, `xz` or `zstd`, by the magic bytes; the counts are of what it held", \
-	  json_object_new_string(vmsa_compression_name(t->compression)))                  \
+	  VMSA_JSTR(vmsa_compression_name(t->compression)))                  \
 	X("bytes_read", VF_FIRST(COUNT), "bytes", u64(c->bytes_read))                     \
 	X("lines_read", VF_FIRST(COUNT),                                                  \
 	  "= `lines_analyzed` + `lines_filtered` + `lines_ignored` + `lines_lost_markers` + " \
@@ -463,7 +467,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("traits", VF_OBJ(traits), "what the field names say about the kernel", traits_obj(t)) \
 	X("counted_as", VF_FIRST(TEXT),                                                   \
 	  "`lines` or `records`: what the `lines_*` counts are (a trace.dat lost marker counts as one)", \
-	  json_object_new_string(dat ? "records" : "lines"))                              \
+	  VMSA_JSTR(dat ? "records" : "lines"))                              \
 	X("recording", VF_OBJ(recording), "what a trace.dat says about itself (null for text)", \
 	  recording_obj(t, dat))
 
@@ -479,24 +483,24 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	X("events_lost", VF_SUM_NULL(COUNT),                                              \
 	  "events the tracer dropped; null when a lost-event marker says no number "      \
 	  "(`sources[].lost_markers_without_count`)",                                     \
-	  t->lost_markers_without_count ? NULL : u64(t->events_lost))                     \
+	  t->lost_markers_without_count ? VMSA_JNULL : u64(t->events_lost))                     \
 	X("events_analyzed", VF_SUM(COUNT), "vmscan events aggregated", u64(sum->events)) \
 	X("first_timestamp_ns", VF_RULE_NULL(NS, MIN), "the first event's",               \
-	  sum->have_ts ? u64(sum->first_ts_ns) : NULL)                                    \
+	  sum->have_ts ? u64(sum->first_ts_ns) : VMSA_JNULL)                                    \
 	X("last_timestamp_ns", VF_RULE_NULL(NS, MAX), "the last event's",                 \
-	  sum->have_ts ? u64(sum->last_ts_ns) : NULL)                                     \
+	  sum->have_ts ? u64(sum->last_ts_ns) : VMSA_JNULL)                                     \
 	X("duration_ns", VF_RULE(NS, DERIVED), "last minus first, 0 without events",      \
 	  u64(sum->have_ts ? sum->last_ts_ns - sum->first_ts_ns : 0))
 
 #define VMSA_TOOL_FIELDS(X)                                                             \
-	X("name", VF_FIRST(TEXT), "`vmscan-analyze`", json_object_new_string("vmscan-analyze")) \
-	X("version", VF_FIRST(TEXT), "its version", json_object_new_string(VMSA_VERSION))
+	X("name", VF_FIRST(TEXT), "`vmscan-analyze`", VMSA_JSTR("vmscan-analyze")) \
+	X("version", VF_FIRST(TEXT), "its version", VMSA_JSTR(VMSA_VERSION))
 
 /* the document of the summary sum; XR(key, kind, meaning, kswapd) its rows */
 #define VMSA_ROOT_FIELDS(X, XR)                                                         \
 	X("schema", VF_FIRST(TEXT), "`\"" VMSA_SCHEMA_NAME "\"`",                          \
-	  json_object_new_string(VMSA_SCHEMA_NAME))                                       \
-	X("schema_version", VF_FIRST(COUNT), "`1`", json_object_new_int(VMSA_SCHEMA_VERSION)) \
+	  VMSA_JSTR(VMSA_SCHEMA_NAME))                                       \
+	X("schema_version", VF_FIRST(COUNT), "`1`", VMSA_JINT(VMSA_SCHEMA_VERSION)) \
 	X("tool", VF_OBJ(tool), "the program that wrote it", tool_obj())                  \
 	X("input", VF_OBJ(input), "what was read: `sources[]` and their sums", input_obj(sum)) \
 	X("notes", VF_LIST(UNION, note), "conditions a reader must know (below)", notes(sum)) \

@@ -571,8 +571,10 @@ typedef int (*vmsa_event_cb)(const struct vmsa_event *ev, void *payload);
 
 /**
  * vmsa_live_drain() - read what the buffers hold now and hand out, in
- * timestamp order, the events older than 250 ms of trace time (all of them
- * after vmsa_live_stop()); returns 0, or the callback's non-zero value.
+ * timestamp order, the events older than 1 s of trace time (a record read
+ * later than that doubles the hold, up to 16 s: traits' late_events and
+ * live_hold_ns; all of them after vmsa_live_stop()); returns 0, or the
+ * callback's non-zero value.
  * Task names are refreshed from saved_cmdlines first.
  */
 int vmsa_live_drain(struct vmsa_live *lv, vmsa_event_cb cb, void *payload);
@@ -637,8 +639,11 @@ void vmsa_stats_free(struct vmsa_stats *st);
 /*
  * vmsa_stats_add() - fold one event in (events in timestamp order; a lost
  * marker counts its events).  The event is not kept: its comm may point
- * into a line the caller reuses.  VMSA_E_NOMEM on failure, after which the
- * statistics are still consistent but miss the event.
+ * into a line the caller reuses.  VMSA_E_INVAL for an event of no known
+ * type, order or context: nothing of it is counted.  VMSA_E_NOMEM when
+ * memory runs out: the statistics are still consistent (a summary can be
+ * taken and reports are whole), but the event may be counted in part (as
+ * an event of its type and in the trace's span, not in its task's row).
  */
 int vmsa_stats_add_sized(struct vmsa_stats *st, const struct vmsa_event *ev, size_t ev_size);
 static inline int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
@@ -949,7 +954,10 @@ struct vmsa_summary;
 
 /**
  * vmsa_stats_summary() - a snapshot: reclaims still open are reported as
- * in progress; the stats go on unchanged.
+ * in progress; the stats go on unchanged.  @st is const as far as what it
+ * counted goes, but not as memory: the summary shares its rows, which this
+ * marks copy-on-write (the stats copy a shared row before they change it),
+ * so two threads must not take summaries of one @st at once.
  */
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out);
 /* Frees a summary (NULL is fine). */
@@ -1108,7 +1116,7 @@ int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d);
 /* Adds src into dst (docs/json-schema.md, "Merging").  VMSA_E_OVERFLOW
  * (dst then half merged: free it) when a sum of counts passes 2^64 - 1;
  * VMSA_E_INVAL for documents of another layout, VMSA_E_NOMEM. */
-int vmsa_doc_merge(struct vmsa_doc *dst, const struct vmsa_doc *src);
+int vmsa_doc_merge(struct vmsa_doc *dst, struct vmsa_doc *src);
 /* The document as JSON to @f (indented if @pretty); VMSA_E_IO on a write error. */
 int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
 /* A dotted path ("totals.direct.pages_scanned"): 0 and *v, 1 if null,

@@ -171,7 +171,7 @@ static void read_values(const struct vmsa_bin_decoder *dec, const struct evdesc 
 	bool whole = size >= (int)d->need;
 	v->present = v->bad = 0;
 	for (int k = 0; k < d->nfields; k++) {
-		enum vmsa_field i = (enum vmsa_field)d->field[k];
+		enum vmsa_ev_field i = (enum vmsa_ev_field)d->field[k];
 		const struct fieldpos *f = &d->pos[k];
 		if (!f->size || (!whole && (int)f->off + f->size > size)) {
 			vmsa_values_bad(v, i, VMSA_FIELD_ERR(VMSA_REJECT_BAD_NUMBER));

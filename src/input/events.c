@@ -8,7 +8,7 @@
 
 /* ---- reading a field's value in a build --------------------------- */
 
-static inline int get(const struct vmsa_values *v, enum vmsa_field f, uint64_t *out)
+static inline int get(const struct vmsa_values *v, enum vmsa_ev_field f, uint64_t *out)
 {
 	if (!(v->present & VF_BIT(f)))
 		return VMSA_FIELD_ABSENT;
@@ -18,7 +18,7 @@ static inline int get(const struct vmsa_values *v, enum vmsa_field f, uint64_t *
 	return 0;
 }
 
-static inline int get_i64(const struct vmsa_values *v, enum vmsa_field f, int64_t *out)
+static inline int get_i64(const struct vmsa_values *v, enum vmsa_ev_field f, int64_t *out)
 {
 	uint64_t u;
 	int r = get(v, f, &u);
@@ -27,7 +27,7 @@ static inline int get_i64(const struct vmsa_values *v, enum vmsa_field f, int64_
 	return r;
 }
 
-static inline int get_i32(const struct vmsa_values *v, enum vmsa_field f, int32_t *out)
+static inline int get_i32(const struct vmsa_values *v, enum vmsa_ev_field f, int32_t *out)
 {
 	uint64_t u;
 	int r = get(v, f, &u);
@@ -341,7 +341,7 @@ const struct vmsa_catalogue vmsa_catalogue = {
 };
 #undef B
 
-int vmsa_catalogue_add_alias(struct vmsa_catalogue *c, enum vmsa_field f, const char *name)
+int vmsa_catalogue_add_alias(struct vmsa_catalogue *c, enum vmsa_ev_field f, const char *name)
 {
 	if ((unsigned)f >= VF__COUNT || !name || !*name)
 		return VMSA_E_INVAL;

@@ -31,7 +31,7 @@
 #include "vmsa/vmsa.h"
 
 /* The fields any event reads, one per meaning (names: the catalogue). */
-enum vmsa_field {
+enum vmsa_ev_field {
 	VF_ORDER, VF_NID, VF_NR_RECLAIMED, VF_NR_SCANNED, VF_NR_TAKEN, VF_LRU, VF_FILE,
 	VF_FLAGS, VF_SYNC_IO, VF_NR_PAGES, VF_NR_DIRTY, VF_NR_WRITEBACK, VF_NR_CONGESTED,
 	VF_NR_IMMEDIATE, VF_NR_DEACTIVATED, VF_USEC_DELAYED, VF_USEC_TIMEOUT,
@@ -134,7 +134,7 @@ struct vmsa_catalogue {
 extern const struct vmsa_catalogue vmsa_catalogue;
 
 /* Adds name as the last alias of field f in *c (a copy): 0 or VMSA_E_INVAL. */
-int vmsa_catalogue_add_alias(struct vmsa_catalogue *c, enum vmsa_field f, const char *name);
+int vmsa_catalogue_add_alias(struct vmsa_catalogue *c, enum vmsa_ev_field f, const char *name);
 
 
 /* A symbolic value [s, s + n) of type t: 0, VMSA_FIELD_ABSENT (not a
@@ -195,14 +195,14 @@ static inline int vmsa_value_from_number(enum vmsa_field_type t, bool neg, uint6
 }
 
 /* Records that a field could not be read. */
-static inline void vmsa_values_bad(struct vmsa_values *v, enum vmsa_field f, int err)
+static inline void vmsa_values_bad(struct vmsa_values *v, enum vmsa_ev_field f, int err)
 {
 	v->present |= VF_BIT(f);
 	v->bad |= VF_BIT(f);
 	v->reason[f] = (uint8_t)(-err - 1);
 }
 
-static inline void vmsa_values_set(struct vmsa_values *v, enum vmsa_field f, uint64_t x)
+static inline void vmsa_values_set(struct vmsa_values *v, enum vmsa_ev_field f, uint64_t x)
 {
 	v->present |= VF_BIT(f);
 	v->u[f] = x;

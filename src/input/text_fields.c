@@ -182,7 +182,7 @@ void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char
 			ve++;
 		while (ve < e && is_digit(*ve))
 			ve++;
-		read_value(p->flag_memo, (enum vmsa_field)it->field, (enum vmsa_field_type)it->type,
+		read_value(p->flag_memo, (enum vmsa_ev_field)it->field, (enum vmsa_field_type)it->type,
 			   q, ve, v);
 		from = ve;
 	}

@@ -97,7 +97,7 @@ static inline const char *values_text(const struct vmsa_text_parser *p, int even
 
 /* The text [s, e) as the value of field f of type t, into *v. */
 static inline __attribute__((always_inline)) void
-read_value(struct flag_memo *memo, enum vmsa_field f, enum vmsa_field_type t, const char *s,
+read_value(struct flag_memo *memo, enum vmsa_ev_field f, enum vmsa_field_type t, const char *s,
 	   const char *e, struct vmsa_values *v)
 {
 	bool symbolic = t >= VT_LRU;
@@ -130,7 +130,7 @@ done:
 }
 
 /* A count of one name, the usual: plain digits straight in; else read_value(). */
-static inline void value_plain(struct vmsa_text_parser *p, enum vmsa_field i, const char *s,
+static inline void value_plain(struct vmsa_text_parser *p, enum vmsa_ev_field i, const char *s,
 			       const char *e, struct vmsa_values *v)
 {
 	uint64_t x = 0;
@@ -154,7 +154,7 @@ static inline void values_named(struct vmsa_text_parser *p, const struct plan *p
 {
 	for (uint32_t m = f->present & mask; m; m &= m - 1) {
 		unsigned k = (unsigned)__builtin_ctz(m);
-		enum vmsa_field i = (enum vmsa_field)pl->field_of_key[k];
+		enum vmsa_ev_field i = (enum vmsa_ev_field)pl->field_of_key[k];
 		if (v->present & VF_BIT(i))
 			continue; /* a name of higher precedence was there */
 		read_value(p->flag_memo, i, (enum vmsa_field_type)pl->type_of_key[k], f->v[k].p,
@@ -168,7 +168,7 @@ static inline void values_kv(struct vmsa_text_parser *p, const struct plan *pl,
 {
 	for (uint32_t c = f->present & pl->keys & pl->plain; c; c &= c - 1) {
 		unsigned k = (unsigned)__builtin_ctz(c);
-		value_plain(p, (enum vmsa_field)pl->field_of_key[k], f->v[k].p,
+		value_plain(p, (enum vmsa_ev_field)pl->field_of_key[k], f->v[k].p,
 			    f->v[k].p + f->v[k].len, v);
 	}
 	values_named(p, pl, f, pl->keys & ~pl->plain, v);
@@ -197,7 +197,7 @@ static inline bool read_layout(struct vmsa_text_parser *p, const struct layout *
 		/* the usual count: 1 to 7 digits and a space, at once */
 		if (s->count != NO_COUNT && s != last && WORDWISE && e - q >= 8 &&
 		    (nd = lead_digits(vmsa_load64(q), &x)) - 1u < 7u && q[nd] == ' ') {
-			vmsa_values_set(v, (enum vmsa_field)s->count, x);
+			vmsa_values_set(v, (enum vmsa_ev_field)s->count, x);
 			t = q + nd + 1;
 			continue;
 		}
@@ -205,7 +205,7 @@ static inline bool read_layout(struct vmsa_text_parser *p, const struct layout *
 		if (s == last ? end != e : end == e)
 			return false;
 		if (s->count != NO_COUNT) {
-			value_plain(p, (enum vmsa_field)s->count, q, end, v);
+			value_plain(p, (enum vmsa_ev_field)s->count, q, end, v);
 		} else if (s->key != K_NONE) { /* no repeats: the learning took the first */
 			f->present |= 1u << s->key;
 			f->v[s->key].p = q;

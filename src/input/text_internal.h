@@ -215,7 +215,7 @@ struct flag_memo {
  * without "k=v", the labels of those fields.
  */
 struct plan_item {
-	uint8_t field, type; /* enum vmsa_field, enum vmsa_field_type */
+	uint8_t field, type; /* enum vmsa_ev_field, enum vmsa_field_type */
 	uint8_t label_len;
 	const char *label;
 };

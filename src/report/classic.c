@@ -224,7 +224,7 @@ typedef uint64_t (*sort_value)(const struct vmsa_task_row *r, enum vmsa_ctx x);
 
 static uint64_t v_reclaims(const struct vmsa_task_row *r, enum vmsa_ctx x)
 {
-	return vmsa_row_ctx(r, x)->windows; /* kswapd: its wake-ups */
+	return vmsa_row_ctx(r, x)->reclaims; /* kswapd: its wake-ups */
 }
 
 static uint64_t v_wakeup_requests(const struct vmsa_task_row *r, enum vmsa_ctx x VMSA_UNUSED)
@@ -534,7 +534,7 @@ static int table_rows(FILE *f, const struct vmsa_summary *sum, int w, const stru
 static bool in_processes(const struct vmsa_task_row *r)
 {
 	const struct vmsa_counters *d = vmsa_row_ctx(r, VMSA_CTX_DIRECT);
-	return d->windows || r->wakeup_kswapd || any_counts(d);
+	return d->reclaims || r->wakeup_kswapd || any_counts(d);
 }
 
 /* " %8s" of v, or of "unknown" when the trace cannot tell it */
@@ -569,7 +569,7 @@ static void process_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
 			  const struct vmsa_task_row *r)
 {
 	const struct vmsa_counters *d = vmsa_row_ctx(r, VMSA_CTX_DIRECT);
-	cells6(t, sum, d->windows, r->wakeup_kswapd, d);
+	cells6(t, sum, d->reclaims, r->wakeup_kswapd, d);
 	vmsa_tb_char(t, ' ');
 	vmsa_tb_secs3(t, d->latency_ns, 8);
 	orders(t, "direct", r->begins_by_order[VMSA_CTX_DIRECT]);

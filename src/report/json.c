@@ -10,6 +10,12 @@
 
 typedef struct json_object jo;
 
+/* the vocabulary of the lists' values (summary_fields.h) */
+#define VMSA_JNULL NULL
+#define VMSA_JBOOL(b) json_object_new_boolean(b)
+#define VMSA_JINT(i) json_object_new_int(i)
+#define VMSA_JSTR(s) json_object_new_string(s)
+
 static jo *u64(uint64_t v)
 {
 	return json_object_new_uint64(v);
@@ -194,7 +200,7 @@ static jo *kswapd_reclaim_obj(const struct vmsa_task_row *r, struct vmsa_known k
 /* a kswapd thread's windows of context x, when it had any */
 static jo *window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	return vmsa_row_ctx(r, x)->windows ? ctx_obj(vmsa_row_ctx(r, x), kn, true) : NULL;
+	return vmsa_row_ctx(r, x)->reclaims ? ctx_obj(vmsa_row_ctx(r, x), kn, true) : NULL;
 }
 
 static jo *kswapd_obj(const struct vmsa_summary *sum, const struct vmsa_task_row *r)

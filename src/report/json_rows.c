@@ -17,10 +17,11 @@
 #include "json_rows.h"
 
 enum jv_kind {
-	JV_NULL, /* (0: what NULL stands for below) */
+	JV_NULL, /* (0: VMSA_JNULL) */
 	JV_U64,
 	JV_I64,
 	JV_TRUE,
+	JV_FALSE,
 	JV_COMM,	/* a: the summary, b: the row */
 	JV_CTX,		/* a: counters, x: windowed */
 	JV_CTX_ORDER,	/* a: row, x: context */
@@ -232,23 +233,19 @@ static inline void emit_member(struct vmsa_jw *w, bool *first, const char *s, si
 
 /* ---- what the lists' values call, as descriptions ------------------ */
 
-/* From here on NULL in the lists' values is a null value, not a pointer. */
-#undef NULL
-#define NULL ((jv){.kind = JV_NULL})
+/* the vocabulary of the lists' values (summary_fields.h) */
+#define VMSA_JNULL ((jv){.kind = JV_NULL})
+#define VMSA_JBOOL(b) ((jv){.kind = (b) ? JV_TRUE : JV_FALSE})
+#define VMSA_JINT(i) jv_int(i)
 
 static jv u64(uint64_t v)
 {
 	return (jv){.kind = JV_U64, .u = v};
 }
 
-static jv json_object_new_int(int32_t v)
+static jv jv_int(int32_t v)
 {
 	return (jv){.kind = JV_I64, .u = (uint64_t)(int64_t)v};
-}
-
-static jv json_object_new_boolean(int v)
-{
-	return (jv){.kind = v ? JV_TRUE : JV_NULL};
 }
 
 static jv comm_str(const struct vmsa_summary *sum, const struct vmsa_task_row *r)
@@ -284,7 +281,7 @@ static jv throttle_obj(const uint64_t *n, const uint64_t *usec)
 /* (left out when there were none) */
 static jv reclaim_pages_obj(const uint64_t *n)
 {
-	return n[VMSA_RP_EVENTS] ? (jv){.kind = JV_RECLAIM_PAGES, .a = n} : NULL;
+	return n[VMSA_RP_EVENTS] ? (jv){.kind = JV_RECLAIM_PAGES, .a = n} : VMSA_JNULL;
 }
 
 static jv hist_obj(const struct vmsa_hist *h)
@@ -304,7 +301,7 @@ static jv kswapd_reclaim_obj(const struct vmsa_task_row *r, struct vmsa_known kn
 
 static jv window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa_known kn)
 {
-	return vmsa_row_ctx(r, x)->windows ? ctx_obj(vmsa_row_ctx(r, x), kn, true) : NULL;
+	return vmsa_row_ctx(r, x)->reclaims ? ctx_obj(vmsa_row_ctx(r, x), kn, true) : VMSA_JNULL;
 }
 
 /* ---- the objects, member by member ----------------------------------- */
@@ -338,7 +335,7 @@ static jv window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa
 	PUT_U64_IF(k, kn.reclaimed, (uint64_t)c->member);
 #define WPUT_END_RECLAIMED(type, member, k, unit, meaning) \
 	PUT_U64_IF(k, kn.end_reclaimed, (uint64_t)c->member);
-#define WPUT_QUANTILE(k, q) PUT_KV(k, h->count ? u64(vmsa_hist_quantile(h, q)) : NULL);
+#define WPUT_QUANTILE(k, q) PUT_KV(k, h->count ? u64(vmsa_hist_quantile(h, q)) : VMSA_JNULL);
 
 /* the members of a context's object (ctx_obj() in json.c) */
 static void ctx_members(struct vmsa_jw *w, bool *firstp, const struct vmsa_counters *c,
@@ -456,7 +453,7 @@ static void keep_blank(struct vmsa_jw *w, struct vmsa_jw_blank *b, size_t from)
 static void write_ctx(struct vmsa_jw *w, const struct vmsa_counters *c, struct vmsa_known kn,
 		      bool windowed)
 {
-	struct vmsa_jw_blank *b = 0; /* (NULL is a JSON null in this file) */
+	struct vmsa_jw_blank *b = NULL;
 	if (all_zero(c, sizeof(*c)))
 		b = blank_of(w, windowed, kn);
 	if (put_blank(w, b))
@@ -608,6 +605,9 @@ static void put_value(struct vmsa_jw *w, jv v)
 		break;
 	case JV_TRUE:
 		EMIT(w, "true");
+		break;
+	case JV_FALSE:
+		EMIT(w, "false");
 		break;
 	case JV_COMM:
 		emit_comm(w, v.a, v.b);

@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "abi.h"
+/* the catalogue's and the summary's field tables in one file: their
+ * tags (enum vmsa_ev_field, struct vmsa_field) must not clash */
+#include "input/events.h"
+#include "summary_fields.h"
 #include "vmsa/vmsa.h"
 
 /* a summary of one completed direct reclaim of 5 pages scanned */

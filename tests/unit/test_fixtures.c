@@ -8,7 +8,7 @@ START_TEST(test_names)
 {
 	struct run r = analyze(NULL, FX("names.txt"), NULL);
 	const struct vmsa_task_row *k = row(&r, "kworker/u8:2", 301);
-	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->windows, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->reclaims, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->latency_ns, 1000000);
 	ck_assert_uint_eq(vmsa_row_ctx(k, VMSA_CTX_DIRECT)->scanned_file, 32);
 	const struct vmsa_task_row *w = row(&r, "Web Content", 4113);
@@ -46,7 +46,7 @@ START_TEST(test_lost_unmatched)
 	const struct vmsa_task_row *dd = row(&r, "dd", 100), *cat = row(&r, "cat", 100);
 	ck_assert_uint_eq(vmsa_row_more(dd)->unmatched_ends, 1);
 	ck_assert_uint_eq(vmsa_row_more(dd)->unmatched_begins, 1);
-	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->windows, 2);
+	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->reclaims, 2);
 	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->latency_ns, 2000000);
 	ck_assert_uint_eq(vmsa_row_ctx(cat, VMSA_CTX_DIRECT)->in_progress, 1);
@@ -125,7 +125,7 @@ START_TEST(test_two_buffers)
 	/* every event twice: the second begin abandons the first, the second
 	 * end and sleep have none left to end, the second wake-up re-wakes */
 	const struct vmsa_task_row *j = row(&r, "java", 4242), *k = row(&r, "kswapd0", 50);
-	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->windows, 2);
+	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->reclaims, 2);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(j, VMSA_CTX_DIRECT)->scanned_file, 64);
 	ck_assert_uint_eq(vmsa_row_more(k)->kswapd_wakeups, 1);

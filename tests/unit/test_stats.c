@@ -99,7 +99,7 @@ START_TEST(test_unmatched_and_in_progress)
 	const struct vmsa_task_row *a = row(&r, "a", 1);
 	ck_assert_uint_eq(vmsa_row_more(a)->unmatched_ends, 1);
 	ck_assert_uint_eq(vmsa_row_more(a)->unmatched_begins, 1);
-	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->windows, 3);
+	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->reclaims, 3);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->latency_ns, 2000000);
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress, 1);
@@ -150,7 +150,7 @@ START_TEST(test_pid_reuse_and_placeholder)
 	ck_assert_uint_eq(vmsa_row_ctx(a, VMSA_CTX_DIRECT)->in_progress, 0);
 	ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(b, VMSA_CTX_DIRECT)->latency_ns, 1000000);
-	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->windows, 1);
+	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->reclaims, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->completed, 1);
 	ck_assert_uint_eq(vmsa_row_ctx(x, VMSA_CTX_DIRECT)->latency_ns, 3000000);
 	ck_assert_ptr_null(vmsa_summary_find_task(r.sum, "<...>", 7));
@@ -193,7 +193,7 @@ START_TEST(test_ignore_pid_merges_by_name)
 		NULL, &(struct vmsa_stats_options){.ignore_pid = 1});
 	ck_assert_uint_eq(r.sum->nrows, 1);
 	const struct vmsa_task_row *d = row(&r, "dd", -1);
-	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->windows, 2);
+	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->reclaims, 2);
 	ck_assert_uint_eq(vmsa_row_ctx(d, VMSA_CTX_DIRECT)->latency_ns, 3000000);
 	ck_assert_uint_eq(vmsa_order_count(d->begins_by_order[VMSA_CTX_DIRECT], 0), 1);
 	ck_assert_uint_eq(vmsa_order_count(d->begins_by_order[VMSA_CTX_DIRECT], 1), 1);
@@ -372,6 +372,12 @@ START_TEST(test_stats_reject_invalid_events)
 	ck_assert_int_eq(vmsa_stats_add(st, &ev), VMSA_E_INVAL);
 	ev.type = VMSA_EV__COUNT;
 	ck_assert_int_eq(vmsa_stats_add(st, &ev), VMSA_E_INVAL);
+	/* nothing of them was counted: no event, no span */
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	ck_assert_uint_eq(sum->events, 0);
+	ck_assert(!sum->have_ts);
+	vmsa_summary_free(sum);
 	vmsa_stats_free(st);
 }
 END_TEST
@@ -1079,7 +1085,7 @@ START_TEST(test_folded_tasks_rest_and_come_back)
 	ck_assert_ptr_nonnull(other);
 	const struct vmsa_counters *c = vmsa_row_ctx(other, VMSA_CTX_DIRECT);
 	/* 100 + 1 (150 back) + 121 + 131 + 130 completed; 300 in progress */
-	ck_assert_uint_eq(c->windows, 105);
+	ck_assert_uint_eq(c->reclaims, 105);
 	ck_assert_uint_eq(c->completed, 104);
 	ck_assert_uint_eq(c->in_progress, 1);
 	ck_assert_uint_eq(vmsa_row_more(other)->unmatched_ends, 0);
