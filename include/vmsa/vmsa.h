@@ -30,6 +30,10 @@ extern "C" {
 
 #define VMSA_VERSION "0.1.0"
 
+/* The ABI's version: libvmsa.so.N and the symbol version VMSA_N
+ * (docs/abi.md; CMakeLists.txt reads it from here). */
+#define VMSA_ABI_VERSION 1
+
 /* Version of the JSON summary schema (docs/json-schema.md). */
 #define VMSA_SCHEMA_VERSION 1
 

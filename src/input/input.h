@@ -60,6 +60,10 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
  * the name), or NULL; *len its length.  Valid while the decoder is. */
 const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t *len);
 /* One line decoded and counted in *c (read, analyzed, ignored, rejected...). */
+/* vmsa_text_parse_line() of an event of this build's size */
+enum vmsa_line_kind vmsa_text_parse_event(struct vmsa_text_parser *p, const char *line,
+					  size_t len, struct vmsa_event *ev,
+					  enum vmsa_reject_reason *reason);
 enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
 					 const char *line, size_t len, struct vmsa_event *ev,
 					 enum vmsa_reject_reason *reason);

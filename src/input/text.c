@@ -312,26 +312,27 @@ static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, con
 	return -1;
 }
 
-/* a caller's struct vmsa_event of another size (src/abi.h): decoded whole,
- * then copied; a size below the first version's is no event to fill */
-static __attribute__((noinline)) enum vmsa_line_kind
-parse_line_resized(struct vmsa_text_parser *p, const char *line, size_t len, struct vmsa_event *ev,
-		   size_t ev_size, enum vmsa_reject_reason *reason)
-{
-	struct vmsa_event whole;
-	if (ev_size < VMSA_ABI_MIN_EVENT)
-		return VMSA_LINE_IGNORED;
-	enum vmsa_line_kind k = vmsa_text_parse_line(p, line, len, &whole, reason);
-	vmsa_abi_out(ev, ev_size, &whole, sizeof whole, VMSA_ABI_MIN_EVENT);
-	return k;
-}
-
+/* The public entry: a caller's struct vmsa_event of another size (src/abi.h)
+ * is decoded whole, then copied; one below the first version's is no event
+ * to fill.  (The decoder's own callers call vmsa_text_parse_event().) */
 enum vmsa_line_kind vmsa_text_parse_line_sized(struct vmsa_text_parser *p, const char *line,
 					       size_t len, struct vmsa_event *ev, size_t ev_size,
 					       enum vmsa_reject_reason *reason)
 {
-	if (__builtin_expect(ev_size != sizeof *ev, 0))
-		return parse_line_resized(p, line, len, ev, ev_size, reason);
+	if (ev_size == sizeof *ev)
+		return vmsa_text_parse_event(p, line, len, ev, reason);
+	struct vmsa_event whole;
+	if (ev_size < VMSA_ABI_MIN_EVENT)
+		return VMSA_LINE_IGNORED;
+	enum vmsa_line_kind k = vmsa_text_parse_event(p, line, len, &whole, reason);
+	vmsa_abi_out(ev, ev_size, &whole, sizeof whole, VMSA_ABI_MIN_EVENT);
+	return k;
+}
+
+enum vmsa_line_kind vmsa_text_parse_event(struct vmsa_text_parser *p, const char *line,
+					  size_t len, struct vmsa_event *ev,
+					  enum vmsa_reject_reason *reason)
+{
 	const char *s = line, *e = line + len;
 	if (e > s && e[-1] == '\r')
 		e--;
@@ -720,7 +721,7 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 	uint64_t reads[3] = {p->layout_reads, p->value_reads, p->template_reads};
 	struct vmsa_event ev;
 	enum vmsa_reject_reason why;
-	bool event = vmsa_text_parse_line(p, b, to, &ev, &why) == VMSA_LINE_EVENT;
+	bool event = vmsa_text_parse_event(p, b, to, &ev, &why) == VMSA_LINE_EVENT;
 	p->traits = t;
 	p->pending_inst = inst;
 	p->pending_len = inst_len;
@@ -750,7 +751,7 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 {
 	*reason = VMSA_REJECT_BAD_HEADER;
 	c->lines_read++;
-	enum vmsa_line_kind k = vmsa_text_parse_line(p, line, len, ev, reason);
+	enum vmsa_line_kind k = vmsa_text_parse_event(p, line, len, ev, reason);
 	switch (k) {
 	case VMSA_LINE_EVENT:
 		c->lines_analyzed++;
