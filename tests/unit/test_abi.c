@@ -54,7 +54,8 @@ struct v1 {
 struct v2 {
 	uint64_t a;
 	int32_t b;
-	int32_t c; /* added in version 2: 0 means not said */
+	uint32_t v1_pad; /* version 1's tail padding: never a member (docs/abi.md) */
+	int32_t c;	 /* added in version 2: 0 means not said */
 	uint64_t d;
 };
 
