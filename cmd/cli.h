@@ -93,6 +93,7 @@ struct cli {
 	const char *sort;	/* --sort: a vmsa_sort_field() */
 	size_t top;		/* --top */
 	long messages;		/* rejected lines seen */
+	long short_inputs;	/* trace.dat files not read whole (traits.tracedat_short) */
 	/* each input's bad_header rejects, and those of them that begin with
 	 * the event's name (inputs.c: headless()), until its end is told */
 	struct cli_tally {

@@ -232,6 +232,16 @@ static void input_end(const char *path, const struct vmsa_source_counts *k,
 			"with tracefs' options/context-info set to 0; record it with 1 (the "
 			"default)\n",
 			path);
+	if (traits->tracedat_short) {
+		c->short_inputs++;
+		if (!c->quiet)
+			fprintf(stderr,
+				"vmscan-analyze: %s: %" PRIu64 " CPU(s) of the file were not read to "
+				"the end of their data (a damaged page, a block that does not "
+				"decompress, or another CPU's data): events are missing, how many "
+				"is unknown\n",
+				path, traits->tracedat_short);
+	}
 	if (traits->wrapped_events && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: the trace looks wrapped: %" PRIu64 " events are broken "

@@ -1157,6 +1157,21 @@ int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v)
 	return 0;
 }
 
+int vmsa_doc_has_note(const struct vmsa_doc *d, const char *key)
+{
+	jo *notes = NULL;
+	if (!d || !json_object_object_get_ex(d->root, "notes", &notes) ||
+	    !json_object_is_type(notes, json_type_array))
+		return 0;
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < json_object_array_length(notes); i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(notes, i));
+		if (s && !strncmp(s, key, kl) && s[kl] == ':')
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- thresholds (vmsa_threshold_check) -------------------------------- */
 
 static const char *skip(const char *p)
@@ -1724,6 +1739,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->report_files = count_of(tr, "report_files");
 	t->writes_rejected = count_of(tr, "writes_rejected");
 	t->timestamps_integer = count_of(tr, "timestamps_integer");
+	t->tracedat_short = count_of(tr, "tracedat_short");
 	t->stopped_before_end = json_object_get_boolean(member(tr, "stopped_before_end"));
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)
