@@ -23,6 +23,7 @@ enum {
 	EXIT_CHECK = 8,		/* check: a threshold is violated */
 	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
 	EXIT_DECOMPRESS = 10,	/* a compressed input is truncated or corrupt */
+	EXIT_OVERFLOW = 11,	/* a count of a trace would pass 2^64 - 1 */
 };
 
 /* The subcommands, as bits: which ones an option applies to. */

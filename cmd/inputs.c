@@ -304,6 +304,13 @@ static int outcome(int err, const struct vmsa_analyze_result *res, const char *c
 			cli_error(what, err, res->sys_errno);
 		return cli_status(err, CLI_INPUT);
 	case VMSA_ANALYZE_ADD:
+		if (err == VMSA_E_OVERFLOW) {
+			/* (a wrapped sum would be a small number that looks right) */
+			fprintf(stderr, "vmscan-analyze: %s: a count of the trace would pass 2^64 - 1 "
+					"(its events' values add up past what 64 bits hold): the "
+					"analysis stops\n", what);
+			return EXIT_OVERFLOW;
+		}
 		cli_error(NULL, err, 0);
 		break;
 	case VMSA_ANALYZE_REPORTING: /* cli_report() told */

@@ -174,7 +174,8 @@ static const char usage_text[] =
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
 	"9 check: the input holds no trace (unreadable as a trace or not read whole,\n"
 	"no vmscan events, or rejected lines with --strict); 10 a compressed input is truncated or\n"
-	"corrupt (the message names the file and the byte).\n";
+	"corrupt (the message names the file and the byte); 11 a count of a trace\n"
+	"would pass 2^64 - 1.\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)
