@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -37,12 +38,14 @@ struct cursor {
 	 * (the headers') gives a record, one after the other (account()) */
 	int64_t size;		/* bytes, as the headers give them */
 	int64_t page;		/* the page size */
+	uint64_t mask;		/* ~(page - 1) */
 	int64_t first_page, last_page;
 	uint64_t pages;		/* pages with records, in order */
 	bool gap;		/* a page without a record between two with, or one
 				 * whose records end before its commit */
 	int64_t end, commit;	/* the last page's: where its last record read
-				 * ends, where its data ends (header + commit) */
+				 * ends, where its data ends (header + commit),
+				 * as offsets of the CPU's data */
 };
 
 /* The file as libtracecmd reads it: in the child, or in the analyzer when
@@ -284,6 +287,23 @@ static int add_cpustats(struct vmsa_traits *t, struct reader *rd, const char *st
 }
 
 /*
+ * Whether this process can still map what libtracecmd maps to read a CPU
+ * (its page maps are of up to a CPU's data; 8 MiB here): a CPU that ended
+ * early for want of memory does not always leave errno ENOMEM (under
+ * ulimit -v the library's read ended with errno 0), and under a limit of
+ * address space it is a map that fails.
+ */
+static bool room_to_map(void)
+{
+	size_t n = (size_t)8 << 20;
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	munmap(p, n);
+	return true;
+}
+
+/*
  * k read its next record (k->rec; NULL: the CPU's end): the pages its
  * records were on.  At its end the CPU is short (rd->short_cpus) unless
  * every page of its data gave records, in order, up to its commit:
@@ -293,43 +313,44 @@ static int add_cpustats(struct vmsa_traits *t, struct reader *rd, const char *st
  * page at a record whose length leads past the commit.  (trace-cmd writes
  * a CPU's data as the ring buffer's pages, each with events to its commit:
  * on every page of the real captures the last record ends at the commit.)
- * errno is cleared before the read, so that an end for want of memory is
- * told apart.
+ * An end for want of memory is told apart by room_to_map().
  */
-static void account(struct vmsa_tracedat *td, struct cursor *k)
+static __attribute__((noinline)) void account(struct vmsa_tracedat *td, struct cursor *k)
 {
 	struct reader *rd = &td->rd;
 	struct tep_record *r = k->rec;
 	if (r) {
-		int64_t pg = (int64_t)(r->offset & ~(unsigned long long)(k->page - 1));
-		if (pg != k->last_page) {
-			if (!k->pages++)
-				k->first_page = pg;
-			else if (pg != k->last_page + k->page || k->end != k->commit)
-				k->gap = true;
-			k->last_page = pg;
-			/* (the CPU's kbuffer holds r's page: the next is loaded
-			 * when a record is asked for past r's) */
-			struct kbuffer *kb = td->tc.tracecmd_record_kbuf(k->h, r);
-			k->commit = kb ? (int64_t)td->dec.dl.kbuffer_start_of_data(kb) +
+		int64_t pg = (int64_t)(r->offset & k->mask);
+		if (!k->pages++)
+			k->first_page = pg;
+		else if (pg != k->last_page + k->page || k->end != k->commit)
+			k->gap = true;
+		k->last_page = pg;
+		/* (the CPU's kbuffer holds r's page: the next is loaded when
+		 * a record is asked for past r's) */
+		struct kbuffer *kb = td->tc.tracecmd_record_kbuf(k->h, r);
+		k->commit = kb ? pg + td->dec.dl.kbuffer_start_of_data(kb) +
 					 td->dec.dl.kbuffer_subbuffer_size(kb)
-				       : -1;
-		}
-		k->end = (int64_t)r->offset - pg + r->record_size;
+			       : -1;
+		k->end = (int64_t)r->offset + r->record_size;
 		return;
 	}
 	uint64_t want = k->size > 0 ? (uint64_t)((k->size + k->page - 1) / k->page) : 0;
 	if (k->gap || k->pages != want || (k->pages && k->end != k->commit)) {
 		rd->short_cpus++;
-		rd->nomem |= errno == ENOMEM;
+		rd->nomem |= !room_to_map();
 	}
 }
 
-/* The next record of k's CPU into k->rec, accounted. */
-static void advance(struct vmsa_tracedat *td, struct cursor *k)
+/* The next record of k's CPU into k->rec, accounted (a record on the page
+ * of the one before: where it ends; else account()). */
+static inline void advance(struct vmsa_tracedat *td, struct cursor *k)
 {
-	errno = 0;
-	k->rec = td->tc.tracecmd_read_data(k->h, k->cpu);
+	struct tep_record *r = k->rec = td->tc.tracecmd_read_data(k->h, k->cpu);
+	if (__builtin_expect(r && (int64_t)(r->offset & k->mask) == k->last_page, 1)) {
+		k->end = (int64_t)r->offset + r->record_size;
+		return;
+	}
 	account(td, k);
 }
 
@@ -387,8 +408,8 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 	struct vmsa_traits *traits = td->dec.traits;
 	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
 	rd->top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!rd->top)
-		return VMSA_E_CORRUPT;
+	if (!rd->top) /* (as at a CPU's end: memory, or the file) */
+		return !room_to_map() ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
 	int ninst = td->tc.tracecmd_buffer_instances(rd->top);
 	if (ninst < 0)
 		ninst = 0;
@@ -428,6 +449,7 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 			k->page = td->tc.tracecmd_page_size(k->h);
 			if (k->page <= 0 || (k->page & (k->page - 1)))
 				return VMSA_E_CORRUPT;
+			k->mask = ~(uint64_t)(k->page - 1);
 			k->last_page = -1;
 			advance(td, k);
 		}

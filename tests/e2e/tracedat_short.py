@@ -17,6 +17,9 @@ headers say, in the file), then:
     and sizes: each run either reads every record of the file (the count of
     the file unchanged, events_lost 0), says it is short, or is refused as
     corrupt (exit 6);
+  - the reader out of memory (runs under ulimit -v, from the lowest limit
+    that reads the file whole down 4 MB): status 1, never fewer records
+    without a word;
   - CPU stats of a CPU past 63 (a fixture's "CPU: 1" made "CPU:70", its
     overrun 5): its lost events count.
 
@@ -165,6 +168,42 @@ def main():
         expect(name, rc == 0 and d is not None and (whole or said_short(d)),
                "exit %s, lines_read %s of %s, events_lost %s" % (
                    rc, d and d["input"]["lines_read"], lines, d and d["input"]["events_lost"]))
+
+    # the reader out of memory (ulimit -v): from the lowest limit under which
+    # the file is read whole, down 4 MB: each run reads the file whole, says
+    # it is short, or is status 1 (out of memory) or 5 (a library cannot be
+    # loaded), never fewer records with no word (main: 1286 of 25359)
+    def limited(kb):
+        p = subprocess.run(["sh", "-c", 'ulimit -v %d && exec "$0" "$@"' % kb, tool, "-q",
+                            "--threads", "1", "-f", "json", v6], capture_output=True, timeout=120)
+        d = None
+        if p.returncode == 0:
+            try:
+                d = json.loads(p.stdout)
+            except ValueError:
+                pass
+        return p.returncode, d, p.stderr
+
+    def whole_at(kb):
+        rc, d, _ = limited(kb)
+        return rc == 0 and d is not None and d["input"]["lines_read"] == lines
+
+    lo, hi = 100 << 10, 4 << 20
+    if whole_at(hi):
+        while hi - lo > 250:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if whole_at(mid) else (mid, hi)
+        for kb in range(hi - 250, hi - 4096, -250):
+            rc, d, err = limited(kb)
+            ok = (rc == 0 and d is not None and
+                  ((d["input"]["lines_read"] == lines and d["input"]["events_lost"] == 0)
+                   or said_short(d))) or (rc == 1 and b"out of memory" in err) or rc == 5
+            expect("ulimit -v %d" % kb, ok, "exit %s, lines_read %s of %s, events_lost %s %s" % (
+                rc, d and d["input"]["lines_read"], lines, d and d["input"]["events_lost"],
+                err[-150:]))
+    else:
+        print("(skipped the runs under ulimit -v: the tool does not run under 4 GB of "
+              "address space, a sanitizer build)")
 
     # CPU stats past CPU 63 count (a fixture's stats, changed in place)
     dat12 = os.path.join(src, "fixtures", "6.12", "highalloc", "upstream", "trace.dat")
