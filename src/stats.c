@@ -1059,15 +1059,18 @@ static bool is_placeholder(const char *c, size_t n)
  * here (st->big), checked, at each such value, which on a whole trace never
  * comes but for a window of over 4.3 s.  While big + events * 2^32 fits no
  * count can wrap; the event count from which it would not fit is
- * st->events_limit, which vmsa_stats_add() compares, and past which (or at
- * a value that makes big wrap) the statistics stop with VMSA_E_OVERFLOW:
- * nr_scanned 2^64 - 1 then 2 summed to 1.
+ * st->events_limit, which vmsa_stats_overflowed() compares (the analysis
+ * loop every 4096 events, and vmsa_stats_summary(): not each event); past
+ * it, or at a value that makes big wrap (vmsa_stats_add()), the statistics
+ * stop with VMSA_E_OVERFLOW: nr_scanned 2^64 - 1 then 2 summed to 1.
  */
 #define BIG_SHIFT 32
-static __attribute__((noinline, cold)) int big_values(struct vmsa_stats *st, const uint64_t *v,
-						       size_t n)
+static __attribute__((noinline, cold)) int big_values(struct vmsa_stats *st, uint64_t a,
+						       uint64_t b, uint64_t c, uint64_t d,
+						       uint64_t e, uint64_t f)
 {
-	for (size_t i = 0; i < n; i++)
+	const uint64_t v[] = {a, b, c, d, e, f};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (v[i] >> BIG_SHIFT && __builtin_add_overflow(st->big, v[i], &st->big))
 			return VMSA_E_OVERFLOW;
 	uint64_t left = UINT64_MAX - st->big; /* room for the small values */
@@ -1075,19 +1078,22 @@ static __attribute__((noinline, cold)) int big_values(struct vmsa_stats *st, con
 	return st->events >= st->events_limit ? VMSA_E_OVERFLOW : 0;
 }
 
-/* The values of an event a handler adds (uint64_t): returns VMSA_E_OVERFLOW
- * from it when they would take a count past 2^64 - 1. */
+static inline int values_fit(struct vmsa_stats *st, uint64_t a, uint64_t b, uint64_t c,
+			     uint64_t d, uint64_t e, uint64_t f)
+{
+	if (__builtin_expect(((a | b | c | d | e | f) >> BIG_SHIFT) == 0, 1))
+		return 0;
+	return big_values(st, a, b, c, d, e, f);
+}
+
+/* The values of an event a handler adds (up to 6, uint64_t): returns
+ * VMSA_E_OVERFLOW from it when they would take a count past 2^64 - 1. */
 #define VALUES_FIT(st, ...)                                                              \
 	do {                                                                             \
-		const uint64_t v_[] = {__VA_ARGS__};                                     \
-		uint64_t o_ = 0;                                                         \
-		for (size_t i_ = 0; i_ < sizeof(v_) / sizeof(v_[0]); i_++)               \
-			o_ |= v_[i_];                                                    \
-		if (__builtin_expect(o_ >> BIG_SHIFT != 0, 0)) {                         \
-			int e_ = big_values(st, v_, sizeof(v_) / sizeof(v_[0]));         \
-			if (e_)                                                          \
-				return e_;                                               \
-		}                                                                        \
+		const uint64_t v_[6] = {__VA_ARGS__};                                    \
+		int e_ = values_fit(st, v_[0], v_[1], v_[2], v_[3], v_[4], v_[5]);       \
+		if (__builtin_expect(e_ != 0, 0))                                        \
+			return e_;                                                       \
 	} while (0)
 
 static uint64_t elapsed(struct vmsa_stats *st, uint64_t from, uint64_t to)
@@ -1512,7 +1518,10 @@ static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 
 static int on_lru_isolate(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
-	VALUES_FIT(st, ev->nr_scanned, ev->nr_taken, ev->nr_skipped);
+	/* (nr_skipped is added where nr_requested says a multi-gen LRU batch
+	 * only, which is under 2^32) */
+	VALUES_FIT(st, ev->nr_scanned, ev->nr_taken,
+		   ev->nr_requested == VMSA_MGLRU_BATCH ? ev->nr_skipped : 0);
 	struct vmsa_counters *c = ctx_counters(t);
 	if (!c)
 		return VMSA_E_NOMEM;
@@ -1907,8 +1916,7 @@ int vmsa_stats_add(struct vmsa_stats *st, const struct vmsa_event *ev)
 {
 	if ((unsigned)ev->type >= VMSA_EV__COUNT)
 		return VMSA_E_INVAL;
-	if (__builtin_expect(++st->events >= st->events_limit, 0))
-		return VMSA_E_OVERFLOW;
+	st->events++;
 	st->by_type[ev->type]++;
 	if (ev->type == VMSA_EV_LOST) {
 		VALUES_FIT(st, ev->lost);
@@ -2296,9 +2304,16 @@ static void compute_totals(struct vmsa_summary *sum)
 	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
 }
 
+int vmsa_stats_overflowed(const struct vmsa_stats *st)
+{
+	return st->events >= st->events_limit ? VMSA_E_OVERFLOW : 0;
+}
+
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 {
 	*out = NULL;
+	if (vmsa_stats_overflowed(st))
+		return VMSA_E_OVERFLOW;
 	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return VMSA_E_NOMEM;
