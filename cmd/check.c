@@ -197,6 +197,10 @@ static const char *no_trace_in(const struct cli *c, const struct vmsa_doc *d, ch
 			       size_t n)
 {
 	double analyzed = 0, rejected = 0;
+	/* (a damaged trace.dat: whatever its counts say, they are of a part) */
+	if (vmsa_doc_has_note(d, "tracedat_short"))
+		return "the trace.dat was not read whole: CPUs of it ended before the end of their "
+		       "data (note tracedat_short)";
 	if (vmsa_doc_number(d, "input.lines_analyzed", &analyzed) < 0)
 		analyzed = 0;
 	if (vmsa_doc_number(d, "input.lines_rejected", &rejected) < 0)

@@ -23,6 +23,7 @@ enum {
 	EXIT_CHECK = 8,		/* check: a threshold is violated */
 	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
 	EXIT_DECOMPRESS = 10,	/* a compressed input is truncated or corrupt */
+	EXIT_OVERFLOW = 11,	/* a count of a trace would pass 2^64 - 1 */
 };
 
 /* The subcommands, as bits: which ones an option applies to. */
@@ -93,6 +94,7 @@ struct cli {
 	const char *sort;	/* --sort: a vmsa_sort_field() */
 	size_t top;		/* --top */
 	long messages;		/* rejected lines seen */
+	long short_inputs;	/* trace.dat files not read whole (traits.tracedat_short) */
 	/* each input's bad_header rejects, and those of them that begin with
 	 * the event's name (inputs.c: headless()), until its end is told */
 	struct cli_tally {

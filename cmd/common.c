@@ -147,7 +147,7 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 		.final = true, .wall_start = c->wall_start, .wall_end = cli_wall_now()};
 	/* --strict failing: the report is printed, but no output file is
 	 * written, the metrics file no more than the others */
-	c->failed = c->strict && c->messages > 0;
+	c->failed = c->strict && (c->messages > 0 || c->short_inputs > 0);
 	if (status == EXIT_OK)
 		status = cli_status(cli_report(c, st, stdout, true,
 					       intervals_printed(c) || c->interim_printed ? &total
@@ -155,6 +155,11 @@ int cli_finish(struct cli *c, struct vmsa_stats *st, int status)
 				    CLI_OUTPUT);
 	if (status == EXIT_OK && c->strict && c->messages > 0) {
 		fprintf(stderr, "vmscan-analyze: %ld line(s) rejected (--strict)\n", c->messages);
+		status = EXIT_REJECTED;
+	}
+	if (status == EXIT_OK && c->strict && c->short_inputs > 0) {
+		fprintf(stderr, "vmscan-analyze: %ld trace.dat file(s) not read whole (--strict)\n",
+			c->short_inputs);
 		status = EXIT_REJECTED;
 	}
 	vmsa_stats_free(st);

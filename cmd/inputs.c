@@ -232,6 +232,16 @@ static void input_end(const char *path, const struct vmsa_source_counts *k,
 			"with tracefs' options/context-info set to 0; record it with 1 (the "
 			"default)\n",
 			path);
+	if (traits->tracedat_short) {
+		c->short_inputs++;
+		if (!c->quiet)
+			fprintf(stderr,
+				"vmscan-analyze: %s: %" PRIu64 " CPU(s) of the file were not read to "
+				"the end of their data (a damaged page, a block that does not "
+				"decompress, or another CPU's data): events are missing, how many "
+				"is unknown\n",
+				path, traits->tracedat_short);
+	}
 	if (traits->wrapped_events && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: the trace looks wrapped: %" PRIu64 " events are broken "
@@ -294,6 +304,13 @@ static int outcome(int err, const struct vmsa_analyze_result *res, const char *c
 			cli_error(what, err, res->sys_errno);
 		return cli_status(err, CLI_INPUT);
 	case VMSA_ANALYZE_ADD:
+		if (err == VMSA_E_OVERFLOW) {
+			/* (a wrapped sum would be a small number that looks right) */
+			fprintf(stderr, "vmscan-analyze: %s: a count of the trace would pass 2^64 - 1 "
+					"(its events' values add up past what 64 bits hold): the "
+					"analysis stops\n", what);
+			return EXIT_OVERFLOW;
+		}
 		cli_error(NULL, err, 0);
 		break;
 	case VMSA_ANALYZE_REPORTING: /* cli_report() told */

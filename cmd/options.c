@@ -145,8 +145,8 @@ static const char usage_text[] =
 	"                            mm_shrink_slab_*'s labels) goes on the one\n"
 	"                            before when the joined line is an event (text;\n"
 	"                            no threads)\n"
-	"      --strict              exit with status 4 if any line was rejected\n"
-	"                            (check: status 9)\n"
+	"      --strict              exit with status 4 if any line was rejected or\n"
+	"                            a trace.dat was not read whole (check: status 9)\n"
 	"      --max-messages N      show at most N rejected-line messages (default 20)\n"
 	"  -q, --quiet               no rejected-line messages (they are still counted)\n"
 	"                            nor an input's end line (merge, check, compare\n"
@@ -167,14 +167,15 @@ static const char usage_text[] =
 	"\"summary\": ...}).\n"
 	"\n"
 	"Exit status: 0 success; 1 runtime error (memory, output); 2 usage error;\n"
-	"3 input cannot be opened or read; 4 lines were rejected and --strict was\n"
-	"given; 5 input format not supported (perf.data, trace.dat on standard\n"
+	"3 input cannot be opened or read; 4 lines were rejected (or a trace.dat not\n"
+	"read whole) and --strict was given; 5 input format not supported (perf.data, trace.dat on standard\n"
 	"input, a library it needs cannot be loaded); 6 a trace.dat is truncated or corrupt,\n"
 	"a JSON input is not a summary (or its counts add up past 2^64 - 1); 7 live tracing is\n"
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
-	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
-	"or rejected lines with --strict); 10 a compressed input is truncated or\n"
-	"corrupt (the message names the file and the byte).\n";
+	"9 check: the input holds no trace (unreadable as a trace or not read whole,\n"
+	"no vmscan events, or rejected lines with --strict); 10 a compressed input is truncated or\n"
+	"corrupt (the message names the file and the byte); 11 a count of a trace\n"
+	"would pass 2^64 - 1.\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)

@@ -355,6 +355,10 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 			}
 			if ((++n & 4095) && (!attention || *attention == seen) && !due)
 				continue;
+			if ((err = vmsa_stats_overflowed(st))) {
+				ret = fail(r, err, VMSA_ANALYZE_ADD, 0);
+				break;
+			}
 			/* (they are counted as analyzed: a report or a stop
 			 * before they are added would miss them) */
 			if (!merged && vmsa_source_pending(g->src[0])) {

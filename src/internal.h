@@ -868,6 +868,10 @@ bool vmsa_stats_wants_pid_hints(const struct vmsa_stats *st);
  * several at a time then (vmsa_source_set_lookahead()). */
 bool vmsa_stats_wants_lookahead(const struct vmsa_stats *st);
 void vmsa_stats_prefetch_pid(const struct vmsa_stats *st, int32_t pid);
+/* VMSA_E_OVERFLOW when the events added since a value of 2^32 or more could
+ * have taken a count past 2^64 - 1 (stats.c, big_values()), else 0: asked
+ * every 4096 events by the analysis loop and by vmsa_stats_summary(). */
+int vmsa_stats_overflowed(const struct vmsa_stats *st);
 /* The task states held (tasks with something open, or not at rest): tests. */
 size_t vmsa_stats_states_held(const struct vmsa_stats *st);
 

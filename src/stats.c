@@ -246,6 +246,9 @@ struct vmsa_stats {
 	uint64_t negative_latencies, comm_changes;
 	uint64_t ends_without_reclaimed; /* end events that did not say nr_reclaimed */
 	uint64_t isolations_counted, isolations_not_counted;
+	/* counts past 2^64 - 1 (big_values()): the values of 2^32 and more
+	 * added, and the event count from which a count could wrap */
+	uint64_t big, events_limit;
 };
 
 /* ---- interned names ---------------------------------------------- */
@@ -974,6 +977,7 @@ int vmsa_stats_new_sized(struct vmsa_stats **out, const struct vmsa_stats_option
 	st->opts = o;
 	st->max_tasks = st->opts.max_tasks ? st->opts.max_tasks : VMSA_DEFAULT_MAX_TASKS;
 	st->folded_idle.folded = true; /* (what the passes over all pids read of it) */
+	st->events_limit = UINT64_MAX; /* (no value of 2^32 or more yet) */
 	vmsa_hist_init(&st->stall, VMSA_HIST_FINE);
 	vmsa_hist_init(&st->awake, VMSA_HIST_FINE);
 	vmsa_hist_init(&st->memcg, VMSA_HIST_FINE);
@@ -1075,6 +1079,51 @@ static bool is_placeholder(const char *c, size_t n)
 {
 	return n == 5 && memcmp(c, VMSA_COMM_PLACEHOLDER, 5) == 0;
 }
+
+/*
+ * Counts that would pass 2^64 - 1.  Every count of the statistics (a row's
+ * counter, the totals added up from the rows, a histogram's sum) adds each
+ * event's value (or window's time) at most once: the values under 2^32 add
+ * less than events * 2^32 to any count; those of 2^32 and more are added up
+ * here (st->big), checked, at each such value, which on a whole trace never
+ * comes but for a window of over 4.3 s.  While big + events * 2^32 fits no
+ * count can wrap; the event count from which it would not fit is
+ * st->events_limit, which vmsa_stats_overflowed() compares (the analysis
+ * loop every 4096 events, and vmsa_stats_summary(): not each event); past
+ * it, or at a value that makes big wrap (vmsa_stats_add()), the statistics
+ * stop with VMSA_E_OVERFLOW: nr_scanned 2^64 - 1 then 2 summed to 1.
+ */
+#define BIG_SHIFT 32
+static __attribute__((noinline, cold)) int big_values(struct vmsa_stats *st, uint64_t a,
+						       uint64_t b, uint64_t c, uint64_t d,
+						       uint64_t e, uint64_t f)
+{
+	const uint64_t v[] = {a, b, c, d, e, f};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] >> BIG_SHIFT && __builtin_add_overflow(st->big, v[i], &st->big))
+			return VMSA_E_OVERFLOW;
+	uint64_t left = UINT64_MAX - st->big; /* room for the small values */
+	st->events_limit = left >> BIG_SHIFT;
+	return st->events >= st->events_limit ? VMSA_E_OVERFLOW : 0;
+}
+
+static inline int values_fit(struct vmsa_stats *st, uint64_t a, uint64_t b, uint64_t c,
+			     uint64_t d, uint64_t e, uint64_t f)
+{
+	if (__builtin_expect(((a | b | c | d | e | f) >> BIG_SHIFT) == 0, 1))
+		return 0;
+	return big_values(st, a, b, c, d, e, f);
+}
+
+/* The values of an event a handler adds (up to 6, uint64_t): returns
+ * VMSA_E_OVERFLOW from it when they would take a count past 2^64 - 1. */
+#define VALUES_FIT(st, ...)                                                              \
+	do {                                                                             \
+		const uint64_t v_[6] = {__VA_ARGS__};                                    \
+		int e_ = values_fit(st, v_[0], v_[1], v_[2], v_[3], v_[4], v_[5]);       \
+		if (__builtin_expect(e_ != 0, 0))                                        \
+			return e_;                                                       \
+	} while (0)
 
 static uint64_t elapsed(struct vmsa_stats *st, uint64_t from, uint64_t to)
 {
@@ -1350,6 +1399,7 @@ static int on_end(struct vmsa_stats *st, struct task_state *t, const struct vmsa
 		return VMSA_E_NOMEM;
 	t->nwin = i;
 	uint64_t ns = elapsed(st, t->win[i].begin_ts, ev->ts_ns);
+	VALUES_FIT(st, ns, ev->nr_reclaimed == VMSA_UNKNOWN_COUNT ? 0 : ev->nr_reclaimed);
 	struct vmsa_counters *c = vmsa_row_ctx_mut(r, ev->ctx);
 	if (!c)
 		return VMSA_E_NOMEM;
@@ -1410,6 +1460,7 @@ static int on_kswapd_sleep(struct vmsa_stats *st, struct task_state *t, const st
 		return VMSA_E_NOMEM;
 	t->awake = false;
 	uint64_t ns = elapsed(st, t->wake_ts, ev->ts_ns);
+	VALUES_FIT(st, ns);
 	c->completed++;
 	c->latency_ns += ns;
 	return record_latency(st, t, VMSA_CTX_KSWAPD, t->kswapd_order, ev, ns);
@@ -1496,6 +1547,10 @@ static int on_wakeup_kswapd(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 
 static int on_lru_isolate(struct vmsa_stats *st, struct task_state *t, const struct vmsa_event *ev)
 {
+	/* (nr_skipped is added where nr_requested says a multi-gen LRU batch
+	 * only, which is under 2^32) */
+	VALUES_FIT(st, ev->nr_scanned, ev->nr_taken,
+		   ev->nr_requested == VMSA_MGLRU_BATCH ? ev->nr_skipped : 0);
 	struct vmsa_counters *c = ctx_counters(t);
 	if (!c)
 		return VMSA_E_NOMEM;
@@ -1509,12 +1564,13 @@ static int on_lru_isolate(struct vmsa_stats *st, struct task_state *t, const str
 	return 0;
 }
 
-static int on_write(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_write(struct vmsa_stats *st, struct task_state *t,
 		    const struct vmsa_event *ev)
 {
 	struct vmsa_counters *c = ctx_counters(t);
 	if (!c)
 		return VMSA_E_NOMEM;
+	VALUES_FIT(st, ev->nr_pages);
 	c->write[ev->file == 1][ev->sync == 1]++;
 	if (ev->nr_pages) {
 		c->write_pages += ev->nr_pages;
@@ -1547,9 +1603,11 @@ static inline int note_priority(struct task_state *t, const struct vmsa_event *e
 	return 0;
 }
 
-static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_shrink_inactive(struct vmsa_stats *st, struct task_state *t,
 			      const struct vmsa_event *ev)
 {
+	VALUES_FIT(st, ev->nr_reclaimed, ev->nr_dirty, ev->nr_writeback, ev->nr_congested,
+		   ev->nr_immediate);
 	struct vmsa_counters *c = ctx_counters(t);
 	if (!c || note_priority(t, ev))
 		return VMSA_E_NOMEM;
@@ -1566,9 +1624,10 @@ static int on_shrink_inactive(struct vmsa_stats *st VMSA_UNUSED, struct task_sta
 	return 0;
 }
 
-static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_shrink_active(struct vmsa_stats *st, struct task_state *t,
 			    const struct vmsa_event *ev)
 {
+	VALUES_FIT(st, ev->nr_deactivated);
 	struct vmsa_counters *c = ctx_counters(t);
 	if (!c)
 		return VMSA_E_NOMEM;
@@ -1576,9 +1635,10 @@ static int on_shrink_active(struct vmsa_stats *st VMSA_UNUSED, struct task_state
 	return note_priority(t, ev);
 }
 
-static int on_throttled(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_throttled(struct vmsa_stats *st, struct task_state *t,
 			const struct vmsa_event *ev)
 {
+	VALUES_FIT(st, (uint64_t)ev->usec_delayed);
 	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
 	if (!m)
 		return VMSA_E_NOMEM;
@@ -1600,9 +1660,10 @@ static int on_slab_start(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t
 	return note_priority(t, ev);
 }
 
-static int on_slab_end(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_slab_end(struct vmsa_stats *st, struct task_state *t,
 		       const struct vmsa_event *ev)
 {
+	VALUES_FIT(st, ev->slab_freed > 0 ? (uint64_t)ev->slab_freed : 0);
 	struct vmsa_counters *c = ctx_counters(t);
 	if (!c)
 		return VMSA_E_NOMEM;
@@ -1610,11 +1671,12 @@ static int on_slab_end(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
 	return 0;
 }
 
-static int on_flusher_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_flusher_wake(struct vmsa_stats *st, struct task_state *t,
 			   const struct vmsa_event *ev)
 {
 	if ((unsigned)ev->flush_reason >= VMSA_FLUSH__COUNT)
 		return VMSA_E_INVAL;
+	VALUES_FIT(st, ev->nr_dirty, ev->nr_pages);
 	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
 	if (!m)
 		return VMSA_E_NOMEM;
@@ -1626,9 +1688,11 @@ static int on_flusher_wake(struct vmsa_stats *st VMSA_UNUSED, struct task_state 
 
 /* reclaim_pages(): no window opens or closes, and its pages are not the
  * contexts' (pgscan_* and pgsteal_* do not count them) */
-static int on_reclaim_pages(struct vmsa_stats *st VMSA_UNUSED, struct task_state *t,
+static int on_reclaim_pages(struct vmsa_stats *st, struct task_state *t,
 			    const struct vmsa_event *ev)
 {
+	VALUES_FIT(st, ev->nr_scanned, ev->nr_reclaimed, ev->nr_dirty, ev->nr_writeback,
+		   ev->nr_congested, ev->nr_immediate);
 	struct vmsa_row_more *m = vmsa_row_more_mut(t->row);
 	if (!m)
 		return VMSA_E_NOMEM;
@@ -1669,6 +1733,7 @@ static int on_wb_written(struct vmsa_stats *st, struct task_state *t, const stru
 		/* its start is not in the trace (or is another work's) */
 		st->wb.unpaired += 1 + (t->wb_open != 0);
 	} else {
+		VALUES_FIT(st, (uint64_t)(t->wb_nr_pages - ev->wb_nr_pages));
 		st->wb.passes[ev->wb_reason]++;
 		st->wb.pages[ev->wb_reason] += (uint64_t)(t->wb_nr_pages - ev->wb_nr_pages);
 	}
@@ -1902,6 +1967,7 @@ int vmsa_stats_add_sized(struct vmsa_stats *st, const struct vmsa_event *ev, siz
 	st->events++;
 	st->by_type[ev->type]++;
 	if (ev->type == VMSA_EV_LOST) {
+		VALUES_FIT(st, ev->lost);
 		st->lost += ev->lost;
 		st->lost_unsaid += !ev->lost;
 		return 0;
@@ -2278,9 +2344,16 @@ static void compute_totals(struct vmsa_summary *sum)
 	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
 }
 
+int vmsa_stats_overflowed(const struct vmsa_stats *st)
+{
+	return st->events >= st->events_limit ? VMSA_E_OVERFLOW : 0;
+}
+
 int vmsa_stats_summary(const struct vmsa_stats *st, struct vmsa_summary **out)
 {
 	*out = NULL;
+	if (vmsa_stats_overflowed(st))
+		return VMSA_E_OVERFLOW;
 	struct vmsa_summary *sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return VMSA_E_NOMEM;
@@ -2523,6 +2596,8 @@ int vmsa_stats_restart(struct vmsa_stats *st)
 	st->first_ts = st->last_ts; /* last_ts stays: what is open is timed up to it */
 	st->have_ts = false;
 	st->events = st->lost = st->lost_unsaid = 0;
+	st->big = 0;
+	st->events_limit = UINT64_MAX;
 	memset(st->by_type, 0, sizeof(st->by_type));
 	/* (an interval without a pass wrote nothing, when the trace has them) */
 	st->wb = (struct vmsa_writeback){.seen = st->wb.seen};

@@ -1157,6 +1157,21 @@ int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v)
 	return 0;
 }
 
+int vmsa_doc_has_note(const struct vmsa_doc *d, const char *key)
+{
+	jo *notes = NULL;
+	if (!d || !json_object_object_get_ex(d->root, "notes", &notes) ||
+	    !json_object_is_type(notes, json_type_array))
+		return 0;
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < json_object_array_length(notes); i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(notes, i));
+		if (s && !strncmp(s, key, kl) && s[kl] == ':')
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- thresholds (vmsa_threshold_check) -------------------------------- */
 
 static const char *skip(const char *p)
@@ -1248,15 +1263,40 @@ static const struct nothing_hist *hist_of(const char *path)
 }
 
 /* What the longest period still open at the end had lasted at least (their
- * mean time so far: the longest is no shorter), 0 when none is open */
+ * mean time so far, rounded up to a whole ns: the longest is no shorter),
+ * 0 when none is open */
 static double open_at_least(const struct vmsa_doc *d, const struct nothing_hist *h)
 {
 	double most = 0, k, ns;
 	for (size_t i = 0; i < 2 && h->open[i][0]; i++)
 		if (vmsa_doc_number(d, h->open[i][0], &k) == 0 && k > 0 &&
-		    vmsa_doc_number(d, h->open[i][1], &ns) == 0 && ns / k > most)
-			most = ns / k;
+		    vmsa_doc_number(d, h->open[i][1], &ns) == 0 && ceil(ns / k) > most)
+			most = ceil(ns / k);
 	return most;
+}
+
+/*
+ * Whether the tracer lost events (input.events_lost not 0, or null: a
+ * marker said no number, a trace.dat was not read whole); why says how
+ * many.  Those events may have been any period's begin or end: a latency
+ * statistic may be other than measured (a begin whose end was lost is
+ * open at the end, or ended by another begin), and every count of the
+ * summary is a lower bound.
+ */
+static bool events_were_lost(const struct vmsa_doc *d, char *why, size_t n)
+{
+	double v;
+	int r = vmsa_doc_number(d, "input.events_lost", &v);
+	if (r == 0 && v == 0)
+		return false;
+	if (r == 0)
+		snprintf(why, n, "%.0f event(s) were lost by the tracer (input.events_lost)", v);
+	else if (r == 1)
+		snprintf(why, n, "events were lost by the tracer, how many is unknown "
+				 "(input.events_lost is null)");
+	else
+		return false; /* (no such field: not a summary of a trace) */
+	return true;
 }
 
 /*
@@ -1329,6 +1369,13 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 	int r = vmsa_doc_number(d, o->path, &x);
 	size_t pl = strlen(o->path);
 	const struct nothing_hist *h = hist_of(o->path);
+	char lost[160];
+	if (r == 0 && h && events_were_lost(d, lost, sizeof(lost))) {
+		/* (the open ones too: their ends may be among the lost) */
+		snprintf(why, wn, "not measured: %s: they may have been begins or ends of %s, "
+				  "so %s may differ", lost, h->what, o->path);
+		return 2;
+	}
 	if (r == 0 && h && pl > 7 && !strcmp(o->path + pl - 7, ".max_ns")) {
 		double open = open_at_least(d, h);
 		if (open > x) {
@@ -1455,6 +1502,20 @@ static int threshold_check(const struct vmsa_doc *d, const char *expr, int missi
 			  : !strcmp(op, "<") ? x < y : x > y;
 		t->verdict = pass ? VMSA_VERDICT_HOLDS : VMSA_VERDICT_VIOLATED;
 		t->pass = pass;
+		/* lost events: the summary's counts are lower bounds, and a
+		 * verdict that holds on them holds for the trace only when
+		 * more events cannot undo it (a count above a number) */
+		bool lower = !strncmp(field->path, "totals.", 7) ||
+			     (bound->path[0] && !strncmp(bound->path, "totals.", 7));
+		bool above = !bound->path[0] && (field_left ? op[0] == '>' : op[0] == '<');
+		char lost[160];
+		if (pass && lower && !above && events_were_lost(d, lost, sizeof(lost))) {
+			t->verdict = VMSA_VERDICT_NOT_MEASURED;
+			t->pass = missing_pass != 0;
+			snprintf(why, sizeof(why), "not measured: it holds on the events read, but %s: "
+						   "the counts are lower bounds", lost);
+			rm = 2;
+		}
 	}
 	t->verdict_name = verdict_names[t->verdict];
 	char m[400], bd[400];
@@ -1740,6 +1801,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->report_files = count_of(tr, "report_files");
 	t->writes_rejected = count_of(tr, "writes_rejected");
 	t->timestamps_integer = count_of(tr, "timestamps_integer");
+	t->tracedat_short = count_of(tr, "tracedat_short");
 	t->stopped_before_end = json_object_get_boolean(member(tr, "stopped_before_end"));
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)

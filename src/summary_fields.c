@@ -227,6 +227,11 @@ static uint64_t stopped_before_end(const struct vmsa_summary *sum)
 	return TRAITS_SUM(sum, stopped_before_end);
 }
 
+static uint64_t tracedat_short(const struct vmsa_summary *sum)
+{
+	return TRAITS_SUM(sum, tracedat_short);
+}
+
 static uint64_t timestamps_integer(const struct vmsa_summary *sum)
 {
 	return TRAITS_SUM(sum, timestamps_integer);
@@ -343,6 +348,15 @@ const struct vmsa_note vmsa_notes[] = {
 	{NOTE("events_lost", "the tracer dropped events; counts are lower bounds"),
 	 .report = {"the tracer dropped ", " events; every count above is a lower bound."},
 	 .count = events_lost},
+	{NOTE("tracedat_short",
+	      "a trace.dat was not read whole: CPUs of its buffers ended before the end of their "
+	      "data as the file's headers give it, or read another CPU's data "
+	      "(sources[].traits.tracedat_short: a damaged page, a block that does not "
+	      "decompress): events are missing, how many is unknown (input.events_lost is null)"),
+	 .report = {"", " CPU(s) of a trace.dat were not read to the end of their data (a damaged "
+			"page, a block that does not decompress, or another CPU's data): events "
+			"are missing, how many is unknown."},
+	 .count = tracedat_short},
 	{NOTE("events_lost_unknown",
 	      "lost-event markers say no number (sources[].lost_markers_without_count): how many "
 	      "events the tracer dropped is unknown (input.events_lost is null); counts are lower "

@@ -413,6 +413,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "true when the analysis was stopped (SIGINT twice, SIGTERM) before the end of " \
 	   "this file: its counts are of the part read (note stopped_before_end)",         \
 	   t->stopped_before_end ? VMSA_JBOOL(1) : VMSA_JNULL)                     \
+	XO("tracedat_short", VF_FIRST(COUNT),                                             \
+	   "trace.dat: the CPUs (of all its buffers) whose records were not read to the "  \
+	   "end of their data as the file's headers give it (a damaged page, a block "    \
+	   "that does not decompress, data of another CPU), when any: events are "         \
+	   "missing, how many is unknown; each counts in `lost_markers_without_count` "    \
+	   "(note tracedat_short)", u64_any(t->tracedat_short))                           \
 	XO("timestamps_integer", VF_FIRST(COUNT),                                         \
 	   "lines whose timestamp is an integer, when any: taken as ns, which a trace "   \
 	   "clock that does not count in ns (counter, uptime, x86-tsc) does not print "   \

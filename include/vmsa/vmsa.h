@@ -359,6 +359,12 @@ struct vmsa_traits {
 	 * callback) before the end of this regular file: its counts are of
 	 * the part read */
 	uint64_t stopped_before_end;
+	/* trace.dat: the CPUs (of every buffer) whose records were not read to
+	 * the end of their data as the file's headers give it (a damaged
+	 * page, a block that does not decompress, data of another CPU, the
+	 * reader out of memory): events are missing, how many is not known,
+	 * and each such CPU counts as a lost-event marker without a count */
+	uint64_t tracedat_short;
 };
 
 /* The top buffer's name for --instance (an instance of that name cannot be
@@ -1126,6 +1132,8 @@ int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
 /* A dotted path ("totals.direct.pages_scanned"): 0 and *v, 1 if null,
  * VMSA_E_INVAL if absent or not a number. */
 int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v);
+/* 1 when the document's notes have one of @key ("key: text"), else 0. */
+int vmsa_doc_has_note(const struct vmsa_doc *d, const char *key);
 /* Frees a document (NULL is fine). */
 void vmsa_doc_free(struct vmsa_doc *d);
 

@@ -520,8 +520,6 @@ void vmsa_bin_lost_at(struct vmsa_bin_decoder *dec, uint64_t ts, int cpu, int64_
 	ev->cpu = cpu;
 	dec->counts->lines_lost_markers++;
 	dec->counts->lines_read++;
-	if (cpu >= 0 && cpu < 64)
-		dec->cpu_missed[cpu] = true;
 	if (missed > 0) {
 		ev->lost = (uint64_t)missed;
 		dec->counts->events_lost += ev->lost;

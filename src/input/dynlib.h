@@ -17,6 +17,7 @@
 #define VMSA_DYNLIB_H
 
 #include <event-parse.h>
+#include <kbuffer.h>
 #include <lzma.h>
 #include <trace-cmd.h>
 #include <tracefs.h>
@@ -33,17 +34,22 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+struct kbuffer *tracecmd_record_kbuf(struct tracecmd_input *handle, struct tep_record *record);
 
 #define VMSA_DL_TEP(X)                                                                   \
 	X(tep_data_comm_from_pid) X(tep_data_pid) X(tep_data_type) X(tep_find_common_field) \
 	X(tep_find_event) X(tep_find_event_by_record) X(tep_find_field) X(tep_free)         \
-	X(tep_is_file_bigendian) X(tep_is_local_bigendian)
+	X(tep_is_file_bigendian) X(tep_is_local_bigendian)                                 \
+	X(kbuffer_start_of_data) X(kbuffer_subbuffer_size)
 
 #define VMSA_DL_TRACECMD(X)                                                              \
 	X(tracecmd_buffer_instance_handle) X(tracecmd_buffer_instance_name)                  \
 	X(tracecmd_buffer_instances) X(tracecmd_close)                                       \
-	X(tracecmd_cpus) X(tracecmd_free_record) X(tracecmd_get_cpustats)                    \
-	X(tracecmd_get_in_file_version) X(tracecmd_get_tep) X(tracecmd_get_trace_clock)     \
+	X(tracecmd_cpus) X(tracecmd_free_record) X(tracecmd_get_cpu_file_size)               \
+	X(tracecmd_get_cpustats) X(tracecmd_get_in_file_version) X(tracecmd_get_tep)         \
+	X(tracecmd_get_trace_clock) X(tracecmd_page_size) X(tracecmd_record_kbuf)            \
 	X(tracecmd_get_uname) X(tracecmd_open) X(tracecmd_read_data) X(tracecmd_set_loglevel)
 
 #define VMSA_DL_TRACEFS(X)                                                               \

@@ -140,8 +140,6 @@ struct vmsa_bin_decoder {
 	/* task names by pid, remembered when the tep's names cannot change */
 	struct vmsa_bin_comm *comms;
 	bool remember_comms;
-	/* the CPUs whose records said events were missed (vmsa_bin_lost_at()) */
-	bool cpu_missed[64];
 };
 
 enum vmsa_bin_result { VMSA_BIN_EVENT, VMSA_BIN_IGNORED, VMSA_BIN_REJECTED };

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -32,6 +33,19 @@ struct cursor {
 	int cpu;
 	int buffer;	/* the buffer's index: 0 the top, 1.. the instances */
 	struct tep_record *rec;
+	/* the pages of the CPU's data its records were on (the file's offsets,
+	 * or libtracecmd's of the data decompressed): each page of its size
+	 * (the headers') gives a record, one after the other (account()) */
+	int64_t size;		/* bytes, as the headers give them */
+	int64_t page;		/* the page size */
+	uint64_t mask;		/* ~(page - 1) */
+	int64_t first_page, last_page;
+	uint64_t pages;		/* pages with records, in order */
+	bool gap;		/* a page without a record between two with, or one
+				 * whose records end before its commit */
+	int64_t end, commit;	/* the last page's: where its last record read
+				 * ends, where its data ends (header + commit),
+				 * as offsets of the CPU's data */
 };
 
 /* The file as libtracecmd reads it: in the child, or in the analyzer when
@@ -44,6 +58,13 @@ struct reader {
 	struct cursor *cur;
 	int ncur;
 	struct tep_record *held;	/* returned last; freed on the next call */
+	/* the end of the file, as the reader tells the analyzer (M_TAIL) */
+	uint64_t *stat_lost;		/* by CPU: overrun + dropped, the CPU stats' */
+	bool *missed;			/* by CPU: a record said events were missed */
+	int ncpu;			/* of those two */
+	uint64_t short_cpus;		/* CPUs not read to the end of their data */
+	bool nomem;			/* one of them ran out of memory */
+	bool ended;			/* told (reader_tail()) */
 };
 
 /* The analyzer's end of the child: the messages it sent, not yet taken. */
@@ -64,11 +85,21 @@ struct child {
 	} *names;
 };
 
+/* What the reader tells at the end (M_TAIL; see struct reader). */
+struct tail_msg {
+	uint64_t stats_lost;	/* the CPU stats' lost events no record told of */
+	uint64_t short_cpus;
+	int32_t nomem;
+	uint32_t pad;
+};
+
 struct vmsa_tracedat {
 	struct vmsa_dl_tracecmd tc;	/* libtracecmd (libtraceevent: dec.dl) */
 	struct vmsa_bin_decoder dec;
 	struct reader rd;
 	struct child ch;
+	struct tail_msg tail;	/* the child's M_TAIL */
+	bool have_tail;
 	/* the buffers by index, as the reader or the child gave them: [0] the
 	 * top (name NULL), then the instances (their names copied), each with
 	 * its slot in traits.instance_events once it has one (-1: not yet) */
@@ -201,7 +232,36 @@ static int check_header(int fd)
  * "CPU: N\n...overrun: X\n...dropped events: Y\n" per CPU and buffer, as
  * trace-cmd saved the kernel's per_cpu/cpuN/stats at the end of recording.
  */
-static void add_cpustats(struct vmsa_traits *t, const char *stats)
+/* CPU cpu's slots in rd's arrays (grown): 0, or VMSA_E_NOMEM. */
+static int cpu_slot(struct reader *rd, int cpu)
+{
+	if (cpu < rd->ncpu)
+		return 0;
+	int n = cpu + 1 > 2 * rd->ncpu ? cpu + 1 : 2 * rd->ncpu;
+	uint64_t *l = realloc(rd->stat_lost, (size_t)n * sizeof(*l));
+	if (!l)
+		return VMSA_E_NOMEM;
+	rd->stat_lost = l;
+	bool *m = realloc(rd->missed, (size_t)n * sizeof(*m));
+	if (!m)
+		return VMSA_E_NOMEM;
+	rd->missed = m;
+	memset(l + rd->ncpu, 0, (size_t)(n - rd->ncpu) * sizeof(*l));
+	memset(m + rd->ncpu, 0, (size_t)(n - rd->ncpu) * sizeof(*m));
+	rd->ncpu = n;
+	return 0;
+}
+
+/* Records of CPU cpu told of missed events (a lost marker). */
+static void cpu_missed(struct reader *rd, int cpu)
+{
+	if (cpu >= 0 && cpu < (1 << 20) && !cpu_slot(rd, cpu))
+		rd->missed[cpu] = true;
+}
+
+/* As the analyzer's traits keep the first 64 CPUs' (the JSON's list), the
+ * reader keeps every CPU's: their lost events count whatever the CPU. */
+static int add_cpustats(struct vmsa_traits *t, struct reader *rd, const char *stats)
 {
 	int cpu = -1;
 	for (const char *l = stats; l && *l;) {
@@ -209,16 +269,119 @@ static void add_cpustats(struct vmsa_traits *t, const char *stats)
 		unsigned long long v;
 		int c;
 		if (sscanf(l, "CPU: %d", &c) == 1)
-			cpu = c;
-		else if (cpu >= 0 && cpu < 64 &&
-			 (sscanf(l, "overrun: %llu", &v) == 1 ||
-			  sscanf(l, "dropped events: %llu", &v) == 1)) {
-			t->cpu_lost[cpu] += v;
-			if (cpu + 1 > t->cpu_stats)
-				t->cpu_stats = cpu + 1;
+			cpu = c < (1 << 20) ? c : -1;
+		else if (cpu >= 0 && (sscanf(l, "overrun: %llu", &v) == 1 ||
+				      sscanf(l, "dropped events: %llu", &v) == 1)) {
+			if (cpu_slot(rd, cpu))
+				return VMSA_E_NOMEM;
+			rd->stat_lost[cpu] += v;
+			if (cpu < 64) {
+				t->cpu_lost[cpu] += v;
+				if (cpu + 1 > t->cpu_stats)
+					t->cpu_stats = cpu + 1;
+			}
 		}
 		l = nl ? nl + 1 : NULL;
 	}
+	return 0;
+}
+
+/*
+ * Whether this process can still map what libtracecmd maps to read a CPU
+ * (its page maps are of up to a CPU's data; 8 MiB here): a CPU that ended
+ * early for want of memory does not always leave errno ENOMEM (under
+ * ulimit -v the library's read ended with errno 0), and under a limit of
+ * address space it is a map that fails.
+ */
+static bool room_to_map(void)
+{
+	size_t n = (size_t)8 << 20;
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	munmap(p, n);
+	return true;
+}
+
+/*
+ * k read its next record (k->rec; NULL: the CPU's end): the pages its
+ * records were on.  At its end the CPU is short (rd->short_cpus) unless
+ * every page of its data gave records, in order, up to its commit:
+ * libtracecmd ends a CPU silently at a page it cannot read (a page header
+ * whose commit is past the page, a block that does not decompress, memory
+ * it cannot map), skips a page without records (a zeroed one), and ends a
+ * page at a record whose length leads past the commit.  (trace-cmd writes
+ * a CPU's data as the ring buffer's pages, each with events to its commit:
+ * on every page of the real captures the last record ends at the commit.)
+ * An end for want of memory is told apart by room_to_map().
+ */
+static __attribute__((noinline)) void account(struct vmsa_tracedat *td, struct cursor *k)
+{
+	struct reader *rd = &td->rd;
+	struct tep_record *r = k->rec;
+	if (r) {
+		int64_t pg = (int64_t)(r->offset & k->mask);
+		if (!k->pages++)
+			k->first_page = pg;
+		else if (pg != k->last_page + k->page || k->end != k->commit)
+			k->gap = true;
+		k->last_page = pg;
+		/* (the CPU's kbuffer holds r's page: the next is loaded when
+		 * a record is asked for past r's) */
+		struct kbuffer *kb = td->tc.tracecmd_record_kbuf(k->h, r);
+		k->commit = kb ? pg + td->dec.dl.kbuffer_start_of_data(kb) +
+					 td->dec.dl.kbuffer_subbuffer_size(kb)
+			       : -1;
+		k->end = (int64_t)r->offset + r->record_size;
+		return;
+	}
+	uint64_t want = k->size > 0 ? (uint64_t)((k->size + k->page - 1) / k->page) : 0;
+	if (k->gap || k->pages != want || (k->pages && k->end != k->commit)) {
+		rd->short_cpus++;
+		rd->nomem |= !room_to_map();
+	}
+}
+
+/* The next record of k's CPU into k->rec, accounted (a record on the page
+ * of the one before: where it ends; else account()). */
+static inline void advance(struct vmsa_tracedat *td, struct cursor *k)
+{
+	struct tep_record *r = k->rec = td->tc.tracecmd_read_data(k->h, k->cpu);
+	if (__builtin_expect(r && (int64_t)(r->offset & k->mask) == k->last_page, 1)) {
+		k->end = (int64_t)r->offset + r->record_size;
+		return;
+	}
+	account(td, k);
+}
+
+/*
+ * At the end: CPUs whose records were on pages of another CPU of the same
+ * buffer (the headers' offset or size pointing into the data of another:
+ * its records read twice) are short too.
+ */
+static void overlaps(struct reader *rd)
+{
+	for (int i = 0; i < rd->ncur; i++) {
+		const struct cursor *a = &rd->cur[i];
+		for (int j = i + 1; a->pages && j < rd->ncur; j++) {
+			const struct cursor *b = &rd->cur[j];
+			if (b->h == a->h && b->pages && a->first_page <= b->last_page &&
+			    b->first_page <= a->last_page)
+				rd->short_cpus++;
+		}
+	}
+}
+
+/* The events the CPU stats say were lost (overrun, dropped) on CPUs whose
+ * records told of no missed events (no record told of them); where records
+ * did, their counts stand, as trace-cmd report prints them. */
+static uint64_t stats_lost(const struct reader *rd)
+{
+	uint64_t n = 0;
+	for (int cpu = 0; cpu < rd->ncpu; cpu++)
+		if (!rd->missed[cpu])
+			n += rd->stat_lost[cpu];
+	return n;
 }
 
 
@@ -245,8 +408,8 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 	struct vmsa_traits *traits = td->dec.traits;
 	td->tc.tracecmd_set_loglevel(TEP_LOG_NONE);
 	rd->top = td->tc.tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!rd->top)
-		return VMSA_E_CORRUPT;
+	if (!rd->top) /* (as at a CPU's end: memory, or the file) */
+		return !room_to_map() ? VMSA_E_NOMEM : VMSA_E_CORRUPT;
 	int ninst = td->tc.tracecmd_buffer_instances(rd->top);
 	if (ninst < 0)
 		ninst = 0;
@@ -282,7 +445,13 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 			k->tep = td->tc.tracecmd_get_tep(rd->handles[i]);
 			k->cpu = c;
 			k->buffer = i;
-			k->rec = td->tc.tracecmd_read_data(k->h, c);
+			k->size = (int64_t)td->tc.tracecmd_get_cpu_file_size(k->h, c);
+			k->page = td->tc.tracecmd_page_size(k->h);
+			if (k->page <= 0 || (k->page & (k->page - 1)))
+				return VMSA_E_CORRUPT;
+			k->mask = ~(uint64_t)(k->page - 1);
+			k->last_page = -1;
+			advance(td, k);
 		}
 	traits->tracedat_version = (uint32_t)td->tc.tracecmd_get_in_file_version(rd->top);
 	const char *u = td->tc.tracecmd_get_uname(rd->top), *clk = td->tc.tracecmd_get_trace_clock(rd->top);
@@ -291,7 +460,8 @@ static int reader_open(struct vmsa_tracedat *td, const char *path)
 	traits->cpus = td->tc.tracecmd_cpus(rd->top);
 	traits->instances = ninst;
 	for (int i = 0; i < rd->nhandles; i++)
-		add_cpustats(traits, td->tc.tracecmd_get_cpustats(rd->handles[i]));
+		if (add_cpustats(traits, rd, td->tc.tracecmd_get_cpustats(rd->handles[i])))
+			return VMSA_E_NOMEM;
 	traits->timestamps_ns_precision = 1;
 	traits->dialect = VMSA_DIALECT_UNKNOWN;
 	vmsa_bin_decoder_remember_comms(&td->dec); /* the file's task names are all loaded */
@@ -312,6 +482,8 @@ static void reader_close(struct vmsa_tracedat *td)
 		td->tc.tracecmd_close(rd->top);
 	free(rd->handles);
 	free(rd->cur);
+	free(rd->stat_lost);
+	free(rd->missed);
 	memset(rd, 0, sizeof(*rd));
 }
 
@@ -332,11 +504,21 @@ static struct tep_record *reader_take(struct vmsa_tracedat *td, struct cursor **
 		return NULL;
 	*k = best;
 	struct tep_record *r = best->rec;
-	if (r->missed_events)
+	if (r->missed_events) {
 		rd->pending = best;
-	else
-		best->rec = td->tc.tracecmd_read_data(best->h, best->cpu);
+		cpu_missed(rd, r->cpu);
+	} else {
+		advance(td, best);
+	}
 	return r;
+}
+
+/* What the reader tells at its end (every cursor ended). */
+static struct tail_msg reader_tail(struct reader *rd)
+{
+	overlaps(rd);
+	return (struct tail_msg){.stats_lost = stats_lost(rd), .short_cpus = rd->short_cpus,
+				 .nomem = rd->nomem};
 }
 
 /* vmsa_tracedat_next() of the reader: ev->comm lives until the next call. */
@@ -351,8 +533,13 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 	for (;;) {
 		struct cursor *k;
 		struct tep_record *r = reader_take(td, &k);
-		if (!r)
+		if (!r) {
+			if (!rd->ended) {
+				td->tail = reader_tail(rd);
+				td->have_tail = rd->ended = true;
+			}
 			return VMSA_E_EOF;
+		}
 		if (r->missed_events) {
 			vmsa_bin_lost(&td->dec, r, ev);
 			of_buffer(td, k->buffer, ev);
@@ -407,11 +594,14 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
  *   M_LOST    struct lost_msg: events lost before the next record;
  *   M_BUFFER  int32 index, uint32 length, the name: a buffer instance's
  *             (index 1.., as rec_msg.buffer and lost_msg.buffer say it);
+ *   M_TAIL    struct tail_msg: what the end of the file says (before M_END);
  *   M_END     nothing: every record was sent;
  *   M_ERROR   int32: VMSA_E_CORRUPT or VMSA_E_NOMEM.
  * Parent and child are one program image, so the structures go as they are.
  */
-enum msg_kind { M_OPENED = 1, M_DESC, M_COMM, M_RECORD, M_LOST, M_END, M_ERROR, M_READY, M_BUFFER };
+enum msg_kind {
+	M_OPENED = 1, M_DESC, M_COMM, M_RECORD, M_LOST, M_END, M_ERROR, M_READY, M_BUFFER, M_TAIL
+};
 
 struct msg {
 	uint32_t kind;
@@ -629,6 +819,8 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 		if (o->len >= SEND_AT)
 			flush(o);
 	}
+	struct tail_msg t = reader_tail(&td->rd);
+	memcpy(put(o, M_TAIL, sizeof(t)), &t, sizeof(t));
 	put(o, M_END, 0);
 	flush(o);
 	_exit(0);
@@ -967,10 +1159,16 @@ static int from_child(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t 
 				return err;
 			continue;
 		}
+		case M_TAIL:
+			if (m.len != sizeof(td->tail))
+				return VMSA_E_CORRUPT;
+			memcpy(&td->tail, body, sizeof(td->tail));
+			td->have_tail = true;
+			continue;
 		case M_END:
 			ch->ended = true;
 			child_end(ch);
-			return VMSA_E_EOF;
+			return td->have_tail ? VMSA_E_EOF : VMSA_E_CORRUPT;
 		case M_ERROR:
 			child_end(ch);
 			return child_error(&m, body);
@@ -1076,19 +1274,21 @@ void vmsa_tracedat_close(struct vmsa_tracedat *td)
 }
 
 /*
- * At the end: the events the CPU stats say were lost (overrun, dropped) on
- * a CPU whose records said none were missed are lost events too (no record
- * told of them); where records did, their counts stand, as trace-cmd
- * report prints them.
+ * At the end, what the reader told of it (once): the events the CPU stats
+ * say were lost where no record told of them are lost events; each CPU not
+ * read to the end of its data is a lost-event marker without a count (how
+ * many events it held past its end is not known: events_lost is unknown),
+ * and a reader out of memory is an error (VMSA_E_NOMEM), not the file's.
  */
-static void stats_lost(struct vmsa_tracedat *td)
+static int tail(struct vmsa_tracedat *td)
 {
-	const struct vmsa_traits *t = td->dec.traits;
-	for (int cpu = 0; cpu < t->cpu_stats && cpu < 64; cpu++)
-		if (t->cpu_lost[cpu] && !td->dec.cpu_missed[cpu]) {
-			td->dec.counts->events_lost += t->cpu_lost[cpu];
-			td->dec.cpu_missed[cpu] = true;
-		}
+	if (!td->have_tail)
+		return VMSA_E_EOF;
+	td->have_tail = false;
+	td->dec.counts->events_lost += td->tail.stats_lost;
+	td->dec.counts->lost_markers_without_count += td->tail.short_cpus;
+	td->dec.traits->tracedat_short += td->tail.short_cpus;
+	return td->tail.nomem ? VMSA_E_NOMEM : VMSA_E_EOF;
 }
 
 int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t *record_no,
@@ -1104,7 +1304,7 @@ int vmsa_tracedat_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
 		if (r < 0 && r != VMSA_E_EOF)
 			td->ch.err = r;
 	}
-	if (r == VMSA_E_EOF)
-		stats_lost(td);
+	if (r == VMSA_E_EOF && (r = tail(td)) != VMSA_E_EOF)
+		td->ch.err = r;
 	return r;
 }

@@ -43,7 +43,7 @@ def main():
     codes_man = set(int(c) for c in re.findall(r"^\*(\d+)\*", man, re.M))
     codes_readme = set(int(c) for c in re.findall(r"^\| (\d+) \|", readme, re.M))
     check("exit statuses: --help, man page and README list the same (%s)" % sorted(codes_help),
-          codes_help == codes_man == codes_readme and codes_help == set(range(11)),
+          codes_help == codes_man == codes_readme and codes_help == set(range(12)),
           (codes_help, codes_man, codes_readme))
 
     prefix = os.path.join(work, "prefix")

@@ -1154,6 +1154,49 @@ START_TEST(test_tasks_rest_and_come_back_to_their_rows)
 }
 END_TEST
 
+/* Counts that would pass 2^64 - 1 stop the statistics (VMSA_E_OVERFLOW):
+ * nr_scanned 2^64 - 1 then 2 summed to 1; and a value of 2^63 leaves room
+ * for no more than 2^31 - 1 events of smaller ones, so 2^63 then 2^63
+ * stops at the second, and 2^40 twice (2^41) goes on. */
+START_TEST(test_counts_past_2_64_stop)
+{
+	struct vmsa_stats *st;
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	struct vmsa_event b = ev_of(VMSA_EV_RECLAIM_BEGIN, "dd", 10, 1000);
+	struct vmsa_event i1 = ev_of(VMSA_EV_LRU_ISOLATE, "dd", 10, 1001);
+	i1.lru = VMSA_LRU_INACTIVE_FILE;
+	i1.nr_scanned = UINT64_MAX;
+	i1.nr_taken = 32;
+	i1.nr_requested = 32;
+	struct vmsa_event i2 = i1;
+	i2.nr_scanned = 2;
+	i2.ts_ns = 1002;
+	ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+	int e1 = vmsa_stats_add(st, &i1), e2 = e1 ? e1 : vmsa_stats_add(st, &i2);
+	ck_assert_int_eq(e1 ? e1 : e2, VMSA_E_OVERFLOW);
+	vmsa_stats_free(st);
+
+	ck_assert_int_eq(vmsa_stats_new(&st, NULL), 0);
+	ck_assert_int_eq(vmsa_stats_add(st, &b), 0);
+	i1.nr_scanned = (uint64_t)1 << 40;
+	i2.nr_scanned = (uint64_t)1 << 40;
+	ck_assert_int_eq(vmsa_stats_add(st, &i1), 0);
+	ck_assert_int_eq(vmsa_stats_add(st, &i2), 0);
+	struct vmsa_summary *sum;
+	ck_assert_int_eq(vmsa_stats_summary(st, &sum), 0);
+	struct vmsa_totals t;
+	vmsa_summary_totals(sum, &t);
+	ck_assert_uint_eq(t.ctx[VMSA_CTX_DIRECT].pages_scanned, (uint64_t)1 << 41);
+	vmsa_summary_free(sum);
+	i1.nr_scanned = i2.nr_scanned = (uint64_t)1 << 63;
+	i1.ts_ns = 1003;
+	i2.ts_ns = 1004;
+	ck_assert_int_eq(vmsa_stats_add(st, &i1), 0);
+	ck_assert_int_eq(vmsa_stats_add(st, &i2), VMSA_E_OVERFLOW);
+	vmsa_stats_free(st);
+}
+END_TEST
+
 Suite *stats_suite(void);
 Suite *stats_suite(void)
 {
@@ -1185,6 +1228,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_json_rows_as_json_c_writes_them);
 	tcase_add_test(tc, test_lost_without_a_number);
 	tcase_add_test(tc, test_comms_intern_and_copy);
+	tcase_add_test(tc, test_counts_past_2_64_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }
