@@ -23,6 +23,7 @@ enum {
 	EXIT_CHECK = 8,		/* check: a threshold is violated */
 	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
 	EXIT_DECOMPRESS = 10,	/* a compressed input is truncated or corrupt */
+	EXIT_INTERRUPTED = 11,	/* check: stopped by a signal before its verdict */
 };
 
 /* The subcommands, as bits: which ones an option applies to. */
@@ -105,6 +106,7 @@ struct cli {
 	 * headed (wrapped, in JSON) as it was */
 	bool interim_printed;
 	sig_atomic_t ints_seen;
+	bool stop_on_int;	/* a SIGINT stops at once (check), no report on it */
 	double last_int;	/* when the last SIGINT was seen, or < 0 */
 };
 
@@ -132,6 +134,9 @@ int cli_validate(const struct cli *c, enum cli_sub sub);
 
 /* Installs the SIGINT/SIGTERM/SIGHUP handlers the streaming loop reads. */
 void cli_signals(void);
+
+/* The last of those signals received (SIGINT, SIGTERM or SIGHUP), or 0. */
+int cli_interrupted(void);
 
 /*
  * Checks every output file asked for against the inputs[0..n) before any is

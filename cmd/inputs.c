@@ -15,19 +15,44 @@
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
 static volatile sig_atomic_t sig_ints, sig_terms;
 static volatile sig_atomic_t sig_seen; /* either: the analysis looks at the others */
+static volatile sig_atomic_t sig_last; /* the last signal seen, or 0 */
+/* a signal not yet answered by the analysis (signal_request()) */
+static volatile sig_atomic_t sig_unanswered;
+
+/*
+ * A signal that comes after the analysis last looked and before it blocks
+ * in a read (a pipe whose writer waits) would never be looked at: until it
+ * is answered, SIGALRM comes back every second, and the blocked read
+ * returns (EINTR) to the loop that looks.
+ */
+static void on_sigalrm(int sig)
+{
+	(void)sig;
+	if (sig_unanswered)
+		alarm(1);
+}
 
 static void on_sigint(int sig)
 {
-	(void)sig;
 	sig_ints++;
 	sig_seen++;
+	sig_last = sig;
+	sig_unanswered = 1;
+	alarm(1);
 }
 
 static void on_sigterm(int sig)
 {
-	(void)sig;
 	sig_terms++;
 	sig_seen++;
+	sig_last = sig;
+	sig_unanswered = 1;
+	alarm(1);
+}
+
+int cli_interrupted(void)
+{
+	return sig_last;
 }
 
 void cli_signals(void)
@@ -39,6 +64,17 @@ void cli_signals(void)
 	sa.sa_handler = on_sigterm;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigalrm;
+	sigaction(SIGALRM, &sa, NULL);
+	/* a handler of a blocked signal never runs: started with them
+	 * blocked (the mask is inherited), a SIGTERM would wait, pending,
+	 * while a gate passed on what it had read */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 static double now_s(void)
@@ -51,11 +87,16 @@ static double now_s(void)
 /* What the signals since the last look ask for: 0 nothing, 1 report, 2 exit. */
 static int signal_request(struct cli *c)
 {
-	if (sig_terms)
+	if (sig_terms) {
+		sig_unanswered = 0;
 		return 2;
+	}
 	sig_atomic_t n = sig_ints;
 	if (n == c->ints_seen)
 		return 0;
+	sig_unanswered = 0;
+	if (c->stop_on_int) /* check: no report before the end, a SIGINT stops */
+		return 2;
 	double t = now_s();
 	bool quick = n - c->ints_seen > 1 || (c->last_int >= 0 && t - c->last_int <= 2.0);
 	c->ints_seen = n;

@@ -160,8 +160,10 @@ static const char usage_text[] =
 	"every VMSA_PROGRESS_INTERVAL seconds (default 0.5).\n"
 	"\n"
 	"Streaming: the first SIGINT prints a report and reading goes on; a second\n"
-	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM prints\n"
-	"the final report and exits.  Each report after a SIGINT's, the final one\n"
+	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM (and\n"
+	"SIGHUP) prints the final report and exits; an input so cut, a file or a\n"
+	"pipe, is noted stopped_before_end.  check stops on any of them without a\n"
+	"verdict (status 11).  Each report after a SIGINT's, the final one\n"
 	"too, is headed '=== vmscan-analyze total: ...' (with --format json: one\n"
 	"line each, {\"interval\": {\"kind\": \"total\", \"final\": false|true, ...},\n"
 	"\"summary\": ...}).\n"
@@ -174,7 +176,8 @@ static const char usage_text[] =
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
 	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
 	"or rejected lines with --strict); 10 a compressed input is truncated or\n"
-	"corrupt (the message names the file and the byte).\n";
+	"corrupt (the message names the file and the byte); 11 check: interrupted\n"
+	"by a signal before its verdict (never a pass).\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)

@@ -406,8 +406,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "lines of write events (writepage, write_folio) rejected, when any: the write " \
 	   "counts are null (note writes_unknown)", u64_any(t->writes_rejected))           \
 	XO("stopped_before_end", VF_FIRST(FLAG),                                          \
-	   "true when the analysis was stopped (SIGINT twice, SIGTERM) before the end of " \
-	   "this file: its counts are of the part read (note stopped_before_end)",         \
+	   "true when the analysis was stopped (SIGINT twice, SIGTERM, SIGHUP) before "    \
+	   "the end of this input (a file, or a pipe whose writer had not finished): its " \
+	   "counts are of the part read (note stopped_before_end)",                        \
 	   t->stopped_before_end ? json_object_new_boolean(1) : NULL)                     \
 	XO("timestamps_integer", VF_FIRST(COUNT),                                         \
 	   "lines whose timestamp is an integer, when any: taken as ns, which a trace "   \

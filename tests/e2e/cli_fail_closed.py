@@ -1,0 +1,231 @@
+#!/usr/bin/python3
+"""No damaged input or interrupted run may look like a clean result.
+
+- check stopped by a signal (SIGTERM, SIGHUP, SIGINT; on a file and on a
+  pipe) exits 11, writes its --junit file with an error and prints no pass
+  (-f json: "status": "interrupted"); an analysis stopped by SIGTERM,
+  SIGHUP or a second SIGINT while reading a pipe says stopped_before_end.
+
+The signal tests wait on what can be seen, never on time: a signal sent
+before the program starts (pending, blocked, across exec: delivered as
+soon as the program's handler is in place), a FIFO the test holds open (the
+program has opened it once the test's open returns), a report read back.
+
+usage: cli_fail_closed.py TOOL SOURCE_DIR WORKDIR
+"""
+import hashlib
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+TOOL = SRC = WORK = None
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print("%s %s%s" % ("ok  " if cond else "FAIL", name, "" if cond else "  " + str(detail)[:600]))
+
+
+def run(args, data=b"", cwd=None, stdin=None, **kw):
+    if stdin is None:
+        return subprocess.run([TOOL] + args, input=data, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=cwd, timeout=120, **kw)
+    return subprocess.run([TOOL] + args, stdin=stdin, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=cwd, timeout=120, **kw)
+
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def fx(*parts):
+    return os.path.join(SRC, "fixtures", *parts)
+
+
+SIGS = (("SIGTERM", signal.SIGTERM), ("SIGHUP", signal.SIGHUP), ("SIGINT", signal.SIGINT))
+
+
+def pending(sig):
+    """A preexec_fn: sig blocked and sent to the child itself, so that it is
+    pending when the program starts and is delivered once its handler is in
+    place (a signal that came while the program was on its way)."""
+    def pre():
+        signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+        os.kill(os.getpid(), sig)
+    return pre
+
+
+def junit_error(path):
+    """(errors, failures, the error's message) of a --junit file, or None."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    suite = root.find("testsuite")
+    err = root.find(".//error")
+    return (suite.get("errors"), suite.get("failures"),
+            err.get("message") if err is not None else None)
+
+
+def interrupted_ok(name, r, junit, fmt_json):
+    out = r.stdout.decode(errors="replace")
+    check("%s: exit 11, said on stderr" % name,
+          r.returncode == 11 and b"interrupted by" in r.stderr, (r.returncode, r.stderr))
+    if fmt_json:
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            doc = {}
+        check("%s: -f json says interrupted, not pass, no verdict" % name,
+              doc.get("status") == "interrupted" and doc.get("exit_status") == 11 and
+              doc.get("thresholds") == [] and "pass" not in out.replace('"pass":', ""),
+              out)
+    else:
+        check("%s: no 'ok' line on standard output" % name, "ok" not in out, out)
+    j = junit_error(junit)
+    check("%s: the --junit file holds an error, no pass" % name,
+          j is not None and j[0] == "1" and j[2] and "interrupted" in j[2], j)
+
+
+def test_check_interrupted(names, summary):
+    d = os.path.join(WORK, "interrupted")
+    os.makedirs(d)
+    junit = os.path.join(d, "j.xml")
+    trace = open(names, "rb").read()
+    thr = ["-t", "totals.direct.reclaims >= 0"]
+    # the gate passes when nothing stops it
+    r = run(["check"] + thr + ["--junit", junit, names])
+    check("check without a signal: exit 0", r.returncode == 0, (r.returncode, r.stderr))
+    for sname, sig in SIGS:
+        for fmt in ([], ["-f", "json"]):
+            # a file, a summary, standard input (a pipe): the signal came
+            # before the verdict
+            for what, args, data in (("a trace file", [names], b""),
+                                     ("a summary", [summary], b""),
+                                     ("standard input", ["-"], trace)):
+                if os.path.exists(junit):
+                    os.unlink(junit)
+                r = run(["check"] + fmt + thr + ["--junit", junit] + args, data=data,
+                        preexec_fn=pending(sig))
+                interrupted_ok("check %s, %s on %s" % (" ".join(fmt), sname, what), r, junit,
+                               bool(fmt))
+    # a FIFO the test holds open: the signal comes while the program waits
+    # for the rest of the trace
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    lines = trace.splitlines(True)
+    for sname, sig in SIGS + (("two SIGINTs", None),):
+        if os.path.exists(junit):
+            os.unlink(junit)
+        p = subprocess.Popen([TOOL, "check", "-f", "json"] + thr + ["--junit", junit, fifo],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        w = open(fifo, "wb")  # returns once the program has opened it
+        w.write(b"".join(lines[:len(lines) // 2]))
+        w.flush()
+        if sig is None:
+            p.send_signal(signal.SIGINT)
+            p.send_signal(signal.SIGINT)
+        else:
+            p.send_signal(sig)
+        out, err = finish(p)
+        try:
+            w.close()
+        except BrokenPipeError:
+            pass
+        interrupted_ok("check -f json, %s on a FIFO" % sname,
+                       subprocess.CompletedProcess(p.args, p.returncode, out, err), junit, True)
+
+
+def finish(p):
+    """(stdout, stderr) of p once it exits; killed (-9) when it hangs."""
+    try:
+        return p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return p.communicate()
+
+
+def stopped_before_end(out):
+    """Whether the JSON report says stopped_before_end (trait and note)."""
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return None
+    trait = any(s.get("traits", {}).get("stopped_before_end")
+                for s in doc["input"]["sources"])
+    note = any(n.startswith("stopped_before_end") for n in doc.get("notes", []))
+    return trait and note
+
+
+def test_analysis_stopped_on_pipe(names):
+    d = os.path.join(WORK, "stopped")
+    os.makedirs(d)
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    lines = open(names, "rb").read().splitlines(True)
+    for sname, sig in SIGS[:2] + (("two SIGINTs", signal.SIGINT),):
+        p = subprocess.Popen([TOOL, "-f", "json", fifo], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        w = open(fifo, "wb")  # returns once the program has opened it
+        w.write(b"".join(lines[:len(lines) // 2]))
+        w.flush()
+        p.send_signal(sig)
+        if sname == "two SIGINTs":
+            # the first one's report, read back, then the second
+            first = p.stdout.readline()
+            p.send_signal(sig)
+        else:
+            first = b""
+        out, err = finish(p)
+        try:
+            w.close()
+        except BrokenPipeError:
+            pass
+        final = out.splitlines()[-1] if out.strip() else b""
+        if sname == "two SIGINTs":
+            # each report is a line {"interval": ..., "summary": ...}
+            try:
+                final = json.dumps(json.loads(final)["summary"]).encode()
+            except (ValueError, KeyError):
+                final = b""
+            check("a FIFO's analysis, first SIGINT: a report, not stopped_before_end",
+                  first.startswith(b"{\"interval\"") and
+                  stopped_before_end(json.dumps(json.loads(first)["summary"])) is False, first)
+        check("a FIFO's analysis stopped by %s: stopped_before_end (trait, note), exit 0" % sname,
+              p.returncode == 0 and stopped_before_end(final), (p.returncode, err, final[:300]))
+    # read to its end: not said
+    r = run(["-f", "json", "-"], data=open(names, "rb").read())
+    check("a pipe read to its end: no stopped_before_end",
+          r.returncode == 0 and stopped_before_end(r.stdout) is False, r.stderr)
+
+
+def main():
+    global TOOL, SRC, WORK
+    TOOL, SRC, WORK = sys.argv[1:4]
+    TOOL = os.path.abspath(TOOL)
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    names = fx("handmade", "names.txt")
+    summary = os.path.join(WORK, "names.json")
+    with open(summary, "wb") as f:
+        f.write(run(["-f", "json", names]).stdout)
+    tests = sys.argv[4:]
+    for fn in (test_check_interrupted, test_analysis_stopped_on_pipe):
+        if not tests or fn.__name__ in tests:
+            if fn is test_analysis_stopped_on_pipe:
+                fn(fx("synthetic", "6.1-mixed.txt"))
+            else:
+                fn(names, summary)
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
