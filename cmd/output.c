@@ -123,12 +123,19 @@ static bool same_inode(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* Whether the output a (stat sa, NULL: none yet) is the input b: by name,
+ * or by device and inode; '-' is the file on standard input, when that is
+ * a regular one (--svg s.json < s.json would replace it). */
 static bool same_file(const char *a, const struct stat *sa, const char *b)
 {
 	struct stat sb;
 	if (!strcmp(a, b))
 		return true;
-	return sa && strcmp(b, "-") && stat(b, &sb) == 0 && same_inode(sa, &sb);
+	if (!sa)
+		return false;
+	if (!strcmp(b, "-"))
+		return fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode) && same_inode(sa, &sb);
+	return stat(b, &sb) == 0 && same_inode(sa, &sb);
 }
 
 /*
@@ -183,8 +190,9 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 			}
 		for (int j = 0; j < n; j++)
 			if (same_file(o->path, exists ? &s : NULL, inputs[j])) {
-				fprintf(stderr, "vmscan-analyze: %s: the output of %s is also an input; "
-						"refused\n", o->path, o->option);
+				fprintf(stderr, "vmscan-analyze: %s: the output of %s is also an input%s; "
+						"refused\n", o->path, o->option,
+					strcmp(inputs[j], "-") ? "" : " (the file on standard input)");
 				return EXIT_USAGE;
 			}
 		if (exists && S_ISDIR(s.st_mode)) {

@@ -5,6 +5,8 @@
   pipe) exits 11, writes its --junit file with an error and prints no pass
   (-f json: "status": "interrupted"); an analysis stopped by SIGTERM,
   SIGHUP or a second SIGINT while reading a pipe says stopped_before_end.
+- An output that is the file on standard input (by device and inode) is
+  refused, exit 2, the file byte for byte as it was.
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -205,6 +207,41 @@ def test_analysis_stopped_on_pipe(names):
           r.returncode == 0 and stopped_before_end(r.stdout) is False, r.stderr)
 
 
+def test_outputs_not_stdin(names, summary):
+    d = os.path.join(WORK, "stdin-outputs")
+    os.makedirs(d)
+    s = os.path.join(d, "s.json")
+    t = os.path.join(d, "t.txt")
+    o = os.path.join(d, "o.json")
+    shutil.copy(summary, o)
+    cases = (
+        ("--svg s.json < s.json", s, summary, ["--svg", "s.json"]),
+        ("--openmetrics-file s.json < s.json", s, summary, ["--openmetrics-file", "s.json"]),
+        ("check --junit s.json - < s.json", s, summary,
+         ["check", "-t", "totals.direct.reclaims >= 0", "--junit", "s.json", "-"]),
+        ("compare --svg s.json - o.json < s.json", s, summary,
+         ["compare", "--svg", "s.json", "-", "o.json"]),
+        ("--force -j t.txt < t.txt", t, names, ["--force", "-j", "t.txt"]),
+        ("--force --latencies t.txt - < t.txt", t, names, ["--force", "--latencies", "t.txt", "-"]),
+        ("merge --openmetrics-file s.json - < s.json", s, summary,
+         ["merge", "--openmetrics-file", "s.json", "-"]),
+    )
+    for name, victim, src, args in cases:
+        shutil.copy(src, victim)
+        before = digest(victim)
+        with open(victim, "rb") as inp:
+            r = run(args, stdin=inp, cwd=d)
+        check("%s: refused, exit 2, the input byte-identical" % name,
+              r.returncode == 2 and b"standard input" in r.stderr and digest(victim) == before,
+              (r.returncode, r.stderr))
+    # another file on standard input: written
+    shutil.copy(summary, s)
+    with open(s, "rb") as inp:
+        r = run(["--svg", "other.svg"], stdin=inp, cwd=d)
+    check("--svg other.svg < s.json: written, exit 0",
+          r.returncode == 0 and os.path.getsize(os.path.join(d, "other.svg")) > 0, r.stderr)
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -216,7 +253,7 @@ def main():
     with open(summary, "wb") as f:
         f.write(run(["-f", "json", names]).stdout)
     tests = sys.argv[4:]
-    for fn in (test_check_interrupted, test_analysis_stopped_on_pipe):
+    for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
