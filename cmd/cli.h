@@ -24,6 +24,7 @@ enum {
 	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
 	EXIT_DECOMPRESS = 10,	/* a compressed input is truncated or corrupt */
 	EXIT_INTERRUPTED = 11,	/* check: stopped by a signal before its verdict */
+	EXIT_DUPLICATE = 12,	/* the same file (device and inode) given twice as an input */
 };
 
 /* The subcommands, as bits: which ones an option applies to. */
@@ -156,6 +157,10 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n);
  * (by name; '-', or none when none_is_stdin, is standard input): EXIT_OK,
  * else EXIT_USAGE, told */
 int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin);
+
+/* The n inputs are n files: none named twice, by name or by device and
+ * inode ('-': the file on standard input); EXIT_OK, else EXIT_DUPLICATE, told */
+int cli_inputs_distinct(int n, char *const *inputs);
 
 /* Opens o's temporary file (nothing when o->path is NULL); an exit status. */
 int cli_out_open(struct cli_out *o);

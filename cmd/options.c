@@ -177,7 +177,8 @@ static const char usage_text[] =
 	"9 check: the input holds no trace (unreadable as a trace, no vmscan events,\n"
 	"or rejected lines with --strict); 10 a compressed input is truncated or\n"
 	"corrupt (the message names the file and the byte); 11 check: interrupted\n"
-	"by a signal before its verdict (never a pass).\n";
+	"by a signal before its verdict (never a pass); 12 the same file given twice\n"
+	"as an input (it would be counted twice).\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)

@@ -162,6 +162,40 @@ int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin)
 	return EXIT_OK;
 }
 
+int cli_inputs_distinct(int n, char *const *inputs)
+{
+	struct stat *st = calloc(n > 0 ? (size_t)n : 1, sizeof(*st));
+	bool *known = calloc(n > 0 ? (size_t)n : 1, sizeof(*known));
+	int status = st && known ? EXIT_OK : EXIT_RUNTIME;
+	if (status)
+		cli_error(NULL, VMSA_E_NOMEM, 0);
+	for (int i = 0; i < n && status == EXIT_OK; i++) {
+		bool in = !strcmp(inputs[i], "-");
+		/* (one that cannot be looked at is left to the analysis, which says why) */
+		known[i] = (in ? fstat(STDIN_FILENO, &st[i]) : stat(inputs[i], &st[i])) == 0;
+		for (int j = 0; j < i && status == EXIT_OK; j++) {
+			bool same = (in && !strcmp(inputs[j], "-")) ||
+				    (known[i] && known[j] && same_inode(&st[i], &st[j]));
+			if (!same)
+				continue;
+			if (!strcmp(inputs[i], inputs[j]))
+				fprintf(stderr, "vmscan-analyze: %s: given twice as an input (its "
+						"counts would be added twice); refused\n",
+					in ? "standard input" : inputs[i]);
+			else
+				fprintf(stderr, "vmscan-analyze: %s and %s are the same file, given "
+						"twice as an input (its counts would be added twice); "
+						"refused\n",
+					in ? "standard input" : inputs[i],
+					strcmp(inputs[j], "-") ? inputs[j] : "standard input");
+			status = EXIT_DUPLICATE;
+		}
+	}
+	free(st);
+	free(known);
+	return status;
+}
+
 int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 {
 	/* the metrics file is replaced by the library (vmsa_write_file_atomic),

@@ -7,6 +7,7 @@
   SIGHUP or a second SIGINT while reading a pipe says stopped_before_end.
 - An output that is the file on standard input (by device and inode) is
   refused, exit 2, the file byte for byte as it was.
+- The same file given twice to the analysis is refused, exit 12.
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -242,6 +243,38 @@ def test_outputs_not_stdin(names, summary):
           r.returncode == 0 and os.path.getsize(os.path.join(d, "other.svg")) > 0, r.stderr)
 
 
+def test_input_named_twice(names, summary):
+    d = os.path.join(WORK, "twice")
+    os.makedirs(d)
+    t = os.path.join(d, "t.txt")
+    shutil.copy(names, t)
+    os.link(t, os.path.join(d, "hard.txt"))
+    os.symlink("t.txt", os.path.join(d, "sym.txt"))
+    shutil.copy(summary, os.path.join(d, "s.json"))
+    for name, args, stdin_file in (
+            ("t.txt t.txt", ["t.txt", "t.txt"], None),
+            ("t.txt ./t.txt", ["t.txt", "./t.txt"], None),
+            ("t.txt and a hard link to it", ["t.txt", "hard.txt"], None),
+            ("t.txt and a symlink to it", ["t.txt", "sym.txt"], None),
+            ("- t.txt < t.txt", ["-", "t.txt"], t),
+            ("- - (standard input twice)", ["-", "-"], t),
+            ("a summary twice", ["s.json", "s.json"], None),
+            ("-f json --openmetrics-file m.prom s.json s.json",
+             ["--openmetrics-file", "m.prom", "s.json", "s.json"], None)):
+        if stdin_file:
+            with open(stdin_file, "rb") as inp:
+                r = run(args, stdin=inp, cwd=d)
+        else:
+            r = run(args, cwd=d)
+        check("%s: refused, exit 12, told" % name,
+              r.returncode == 12 and b"twice" in r.stderr and not r.stdout,
+              (r.returncode, r.stderr))
+    # two files alike but two files: read
+    shutil.copy(t, os.path.join(d, "copy.txt"))
+    r = run(["t.txt", "copy.txt"], cwd=d)
+    check("two copies (two files): read, exit 0", r.returncode == 0, (r.returncode, r.stderr))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -253,7 +286,8 @@ def main():
     with open(summary, "wb") as f:
         f.write(run(["-f", "json", names]).stdout)
     tests = sys.argv[4:]
-    for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin):
+    for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin,
+               test_input_named_twice):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
