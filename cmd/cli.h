@@ -63,6 +63,9 @@ enum cli_stage {
 struct cli {
 	const char *format;
 	struct cli_out json_out, svg_out, lat_out, junit_out;
+	/* the final --openmetrics-file, among the outputs renamed together
+	 * (cli_outputs_prepare() opens it when it is a regular file or none) */
+	struct cli_out metrics_out;
 	const char *svg_title;
 	const char *metrics_path;	/* --openmetrics-file (written atomically by the library) */
 	size_t max_cgroups;		/* live: cgroups with series of their own (--max-cgroups) */
@@ -148,7 +151,12 @@ int cli_interrupted(void);
  */
 int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n);
 
-/* Renames every output into place (status EXIT_OK) or removes them all; an exit status. */
+/*
+ * With status EXIT_OK: closes every output (their temporary files) and,
+ * only when all of them were written whole, renames them into place; else
+ * (or on any other status) removes them all, so that no old file is
+ * replaced unless every one is.  An exit status.
+ */
 int cli_outputs_finish(struct cli *c, int status);
 
 /* cli_outputs_prepare()'s check of the output paths alone; an exit status. */
@@ -167,6 +175,12 @@ int cli_out_open(struct cli_out *o);
 
 /* Closes o and renames it into place; a write error is told, an exit status. */
 int cli_out_commit(struct cli_out *o);
+
+/* cli_out_commit() in two steps: close (the error told, o's temporary file
+ * removed: an exit status), then rename (an exit status; on an error o's
+ * temporary file is removed, told). */
+int cli_out_close(struct cli_out *o);
+int cli_out_rename(struct cli_out *o);
 
 /* Closes o and removes its temporary file: the old file stays as it was. */
 void cli_out_abort(struct cli_out *o);
@@ -251,8 +265,9 @@ int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out
 		      bool *told);
 /* The --openmetrics-file (replaced whole; a device or FIFO written as it
  * is): 0, or the error, shown; nothing without the option, or with --strict
- * failing. */
-int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc);
+ * failing.  final: into its temporary file when cli_outputs_prepare()
+ * opened one, renamed with the other outputs. */
+int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc, bool final);
 
 /*
  * --listen (listen.c): serve the metrics over HTTP from a thread of its own.

@@ -406,7 +406,8 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			  .json_out.option = "--json",
 			  .svg_out.option = "--svg",
 			  .lat_out.option = "--latencies",
-			  .junit_out.option = "--junit"};
+			  .junit_out.option = "--junit",
+			  .metrics_out.option = "--openmetrics-file"};
 	c->threads = 0; /* auto: vmsa_source_set_threads() */
 	struct option longopts[NOPTIONS + 1];
 	for (size_t i = 0; i < NOPTIONS; i++)
@@ -470,7 +471,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			}
 			break;
 		case O_METRICS_FILE:
-			c->metrics_path = optarg;
+			c->metrics_path = c->metrics_out.path = optarg;
 			break;
 		case O_MAX_CGROUPS:
 			if (!count_arg(optarg, 0, 100000, &v)) {

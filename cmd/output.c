@@ -316,7 +316,7 @@ fail:
 	return cli_status(VMSA_E_IO, CLI_OUTPUT);
 }
 
-int cli_out_commit(struct cli_out *o)
+int cli_out_close(struct cli_out *o)
 {
 	if (!o->f)
 		return EXIT_OK;
@@ -330,18 +330,33 @@ int cli_out_commit(struct cli_out *o)
 		bad = true, e = errno;
 	if (fclose(f) && !bad)
 		bad = true, e = errno;
-	if (!bad && o->tmp && rename(o->tmp, o->dest))
-		bad = true, e = errno;
-	if (bad) {
+	if (!bad)
+		return EXIT_OK;
+	fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
+		strerror(e));
+	cli_out_abort(o);
+	return cli_status(VMSA_E_IO, CLI_OUTPUT);
+}
+
+int cli_out_rename(struct cli_out *o)
+{
+	int e = 0;
+	if (o->tmp && rename(o->tmp, o->dest)) {
+		e = errno;
 		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
 			strerror(e));
-		if (o->tmp)
-			unlink(o->tmp);
+		unlink(o->tmp);
 	}
 	free(o->tmp);
 	free(o->dest);
 	o->tmp = o->dest = NULL;
-	return bad ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
+	return e ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
+}
+
+int cli_out_commit(struct cli_out *o)
+{
+	int status = cli_out_close(o);
+	return status ? status : cli_out_rename(o);
 }
 
 void cli_out_abort(struct cli_out *o)

@@ -8,6 +8,8 @@
 - An output that is the file on standard input (by device and inode) is
   refused, exit 2, the file byte for byte as it was.
 - The same file given twice to the analysis is refused, exit 12.
+- The outputs of a run are renamed into place together, only when every
+  one was written whole (a file size limit makes one fail).
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -275,6 +277,63 @@ def test_input_named_twice(names, summary):
     check("two copies (two files): read, exit 0", r.returncode == 0, (r.returncode, r.stderr))
 
 
+def stalls_trace(path, n):
+    """A text trace of n direct reclaims of one task: a long --latencies file,
+    a short summary."""
+    with open(path, "w") as f:
+        for i in range(n):
+            t = 1 + i * 0.001
+            f.write("   dd-700 [000] .....  %.6f: mm_vmscan_direct_reclaim_begin: order=0 "
+                    "gfp_flags=GFP_KERNEL\n" % t)
+            f.write("   dd-700 [000] .....  %.6f: mm_vmscan_direct_reclaim_end: "
+                    "nr_reclaimed=1\n" % (t + 0.0005))
+
+
+def file_limit(limit):
+    """A preexec_fn: files written past limit bytes fail (EFBIG, SIGXFSZ ignored)."""
+    def pre():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return pre
+
+
+def test_outputs_all_or_nothing(names, summary):
+    d = os.path.join(WORK, "all-or-nothing")
+    os.makedirs(d)
+    trace = os.path.join(d, "stalls.txt")
+    stalls_trace(trace, 4000)
+    outs = {"-j": "s.json", "--svg": "s.svg", "--openmetrics-file": "m.prom",
+            "--latencies": "l.csv"}
+    args = [a for k, v in outs.items() for a in (k, v)]
+    # how long each is
+    r = run(args + [trace], cwd=d)
+    sizes = {v: os.path.getsize(os.path.join(d, v)) for v in outs.values()}
+    small = max(sizes["s.json"], sizes["s.svg"], sizes["m.prom"])
+    check("the --latencies file is the longest output (%s)" % sizes,
+          r.returncode == 0 and sizes["l.csv"] > 2 * small, (r.returncode, r.stderr, sizes))
+    for v in outs.values():
+        with open(os.path.join(d, v), "w") as f:
+            f.write("old %s\n" % v)
+    # the --latencies file cannot be written whole: none is replaced
+    limit = (small + sizes["l.csv"]) // 2
+    r = run(args + [trace], cwd=d, preexec_fn=file_limit(limit))
+    check("an output that cannot be written whole: exit 1, told",
+          r.returncode == 1 and b"l.csv" in r.stderr, (r.returncode, r.stderr))
+    for v in outs.values():
+        check("... and %s is the old one" % v,
+              open(os.path.join(d, v)).read() == "old %s\n" % v, open(os.path.join(d, v)).read()[:80])
+    check("... and no temporary file is left",
+          sorted(os.listdir(d)) == sorted(list(outs.values()) + ["stalls.txt"]),
+          sorted(os.listdir(d)))
+    # a summary given for a report with a trace: its --openmetrics-file is
+    # written (it was left out)
+    m = os.path.join(d, "both.prom")
+    r = run(["--openmetrics-file", m, names, summary])
+    check("a trace and a summary with --openmetrics-file: the file is written",
+          r.returncode == 0 and os.path.exists(m) and
+          b"vmscan_reclaims_total" in open(m, "rb").read(), (r.returncode, r.stderr))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -287,7 +346,7 @@ def main():
         f.write(run(["-f", "json", names]).stdout)
     tests = sys.argv[4:]
     for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin,
-               test_input_named_twice):
+               test_input_named_twice, test_outputs_all_or_nothing):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
