@@ -14,7 +14,7 @@ static bool is_summary(const char *path, bool stream)
 	enum vmsa_input_kind kind;
 	if (stream && strcmp(path, "-") == 0)
 		return false;
-	return !vmsa_input_detect_path(path, &kind) && kind == VMSA_INPUT_SUMMARY;
+	return !cli_detect(path, &kind) && kind == VMSA_INPUT_SUMMARY;
 }
 
 int cmd_analyze(struct cli *c, int n, char **paths)

@@ -286,6 +286,16 @@ void cli_listen_stop(struct cli_listener *l);
 int cli_listen_publish_stats(const struct cli *c, const struct vmsa_stats *st);
 int cli_listen_begin(struct cli *c);
 
+/*
+ * What the input at path is (vmsa_input_detect_path()), a summary given
+ * through a pipe's path (/dev/fd/N of a shell's <(...), /dev/stdin) too:
+ * that pipe is opened, looked at without taking a byte, and kept open
+ * (cli_release_pipes()) while the path is read again.  0 or an enum
+ * vmsa_error.
+ */
+int cli_detect(const char *path, enum vmsa_input_kind *kind);
+void cli_release_pipes(void);
+
 /* A JSON summary as it is, or a trace analysed into one; an exit status. */
 /* rows: the task rows too (merge); check and compare read none */
 int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **out);

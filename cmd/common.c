@@ -118,6 +118,7 @@ int cli_outputs_finish(struct cli *c, int status)
 void cli_free(struct cli *c)
 {
 	cli_outputs_finish(c, EXIT_RUNTIME);
+	cli_release_pipes();
 	cli_listen_stop(c->listener);
 	vmsa_cgroups_free(c->cgroups);
 	c->listener = NULL;

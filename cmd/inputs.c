@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -492,12 +494,72 @@ static bool json_error_at(const char *path, char *buf, size_t n)
 	return bad;
 }
 
+/*
+ * The pipes given by a path (/dev/fd/N, as a shell's <(...) makes, or
+ * /dev/stdin), opened to be looked at and kept open until the program
+ * ends: a pipe whose only reader closed it would end its writer (SIGPIPE)
+ * before the path is opened again to be read.
+ */
+static struct held_pipe {
+	char *path;
+	int fd;
+} *held;
+static size_t nheld;
+
+/* An anonymous pipe (pipefs, whose open never waits for a writer), not a
+ * named FIFO (opened and closed here, it would take its writer's open) */
+static bool anonymous_pipe(const char *path)
+{
+	struct stat s, p;
+	int fds[2];
+	if (stat(path, &s) || !S_ISFIFO(s.st_mode) || pipe(fds))
+		return false;
+	bool same = fstat(fds[0], &p) == 0 && p.st_dev == s.st_dev;
+	close(fds[0]);
+	close(fds[1]);
+	return same;
+}
+
+int cli_detect(const char *path, enum vmsa_input_kind *kind)
+{
+	if (!strcmp(path, "-") || !anonymous_pipe(path))
+		return vmsa_input_detect_path(path, kind);
+	for (size_t i = 0; i < nheld; i++)
+		if (!strcmp(held[i].path, path))
+			return vmsa_input_detect_fd(held[i].fd, kind);
+	struct held_pipe *h = realloc(held, (nheld + 1) * sizeof(*h));
+	if (!h)
+		return VMSA_E_NOMEM;
+	held = h;
+	h = &held[nheld];
+	if (!(h->path = strdup(path)))
+		return VMSA_E_NOMEM;
+	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0) {
+		free(h->path);
+		return VMSA_E_IO;
+	}
+	nheld++;
+	return vmsa_input_detect_fd(h->fd, kind);
+}
+
+void cli_release_pipes(void)
+{
+	for (size_t i = 0; i < nheld; i++) {
+		close(held[i].fd);
+		free(held[i].path);
+	}
+	free(held);
+	held = NULL;
+	nheld = 0;
+}
+
 int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **out)
 {
 	*out = NULL;
 	enum vmsa_input_kind kind;
 	/* one that cannot be read is left to the analysis, which says why */
-	if (vmsa_input_detect_path(path, &kind) || kind != VMSA_INPUT_SUMMARY)
+	if (cli_detect(path, &kind) || kind != VMSA_INPUT_SUMMARY)
 		return analyze_doc(c, path, out);
 	int err = rows ? vmsa_doc_parse_file(out, path) : vmsa_doc_parse_file_no_rows(out, path);
 	char where[160];

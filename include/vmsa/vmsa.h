@@ -660,6 +660,16 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len);
 int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind);
 
 /**
+ * vmsa_input_detect_fd() - vmsa_input_detect_path("-") of the descriptor
+ * @fd: VMSA_INPUT_SUMMARY when what @fd reads (a regular file from where it
+ * stands, a pipe without taking a byte of it) is a JSON summary, else
+ * VMSA_INPUT_TEXT.  For a pipe given by a path (/dev/fd/N, /dev/stdin: the
+ * caller opens it and keeps it open while the path is read again).
+ * Returns 0.
+ */
+int vmsa_input_detect_fd(int fd, enum vmsa_input_kind *kind);
+
+/**
  * vmsa_input_head() - the first bytes of what the regular file at @path
  * holds: up to @cap of them into @buf, decompressed when the file is
  * compressed with gzip, xz or zstd; their number in *@n.  Returns 0,

@@ -10,6 +10,8 @@
 - The same file given twice to the analysis is refused, exit 12.
 - The outputs of a run are renamed into place together, only when every
   one was written whole (a file size limit makes one fail).
+- A summary through a pipe's path (<(cat s.json), /dev/stdin) is read as a
+  summary, not as an empty text trace.
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -334,6 +336,50 @@ def test_outputs_all_or_nothing(names, summary):
           b"vmscan_reclaims_total" in open(m, "rb").read(), (r.returncode, r.stderr))
 
 
+def sh(cmd, **kw):
+    """A bash command line (for <(...)), TOOL as $T."""
+    return subprocess.run(["bash", "-c", cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, T=TOOL), timeout=120, **kw)
+
+
+def test_summary_through_a_pipe(names, summary):
+    big = fx("synthetic", "6.1-mixed.txt")
+    env = dict(S=summary, N=names, B=big)
+    q = {k: "'%s'" % v for k, v in env.items()}
+    want = run(["merge", summary]).stdout
+    r = sh('"$T" merge <(cat %(S)s)' % q)
+    check("merge <(cat s.json): the summary merged, as merge s.json",
+          r.returncode == 0 and r.stdout == want, (r.returncode, r.stderr, r.stdout[:200]))
+    with open(summary, "rb") as inp:
+        r = sh('"$T" merge /dev/stdin', stdin=inp)
+    check("merge /dev/stdin < s.json: the summary", r.returncode == 0 and r.stdout == want,
+          (r.returncode, r.stderr))
+    r = sh('cat %(S)s | "$T" merge /dev/stdin' % q)
+    check("cat s.json | merge /dev/stdin: the summary", r.returncode == 0 and r.stdout == want,
+          (r.returncode, r.stderr))
+    r = sh('"$T" check -t "totals.direct.reclaims >= 3" <(cat %(S)s)' % q)
+    check("check on <(cat s.json): the summary's numbers (exit 0)",
+          r.returncode == 0 and b"= 3" in r.stdout, (r.returncode, r.stderr, r.stdout))
+    r = sh('"$T" compare %(S)s <(cat %(S)s)' % q)
+    rows = [l.split() for l in r.stdout.decode().splitlines() if l.startswith("Direct reclaims ")]
+    check("compare s.json <(cat s.json): the same column twice",
+          r.returncode == 0 and rows and rows[0][-1] == rows[0][-2] == "3", (r.stderr, rows))
+    r = sh('"$T" -f json <(cat %(S)s)' % q)
+    check("<(cat s.json) for a report: the summary's", r.returncode == 0 and
+          json.loads(r.stdout)["totals"]["direct"]["reclaims"] == 3, (r.returncode, r.stderr))
+    # a trace through a pipe's path is read whole, as the file is (its pipe
+    # is held open while the path is read again)
+    want = run(["-f", "json", big]).stdout
+    r = sh('"$T" -f json <(cat %(B)s)' % q)
+    a = json.loads(r.stdout) if r.returncode == 0 else {}
+    b = json.loads(want)
+    for doc in (a, b):
+        for src in doc.get("input", {}).get("sources", []):
+            src.pop("name", None)
+    check("a trace through <(cat t.txt): as the file", r.returncode == 0 and
+          a.get("totals") == b["totals"] and a["input"] == b["input"], (r.returncode, r.stderr))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -346,7 +392,8 @@ def main():
         f.write(run(["-f", "json", names]).stdout)
     tests = sys.argv[4:]
     for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin,
-               test_input_named_twice, test_outputs_all_or_nothing):
+               test_input_named_twice, test_outputs_all_or_nothing,
+               test_summary_through_a_pipe):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
