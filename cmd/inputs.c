@@ -562,7 +562,14 @@ int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **o
 	if (cli_detect(path, &kind) || kind != VMSA_INPUT_SUMMARY)
 		return analyze_doc(c, path, out);
 	int err = rows ? vmsa_doc_parse_file(out, path) : vmsa_doc_parse_file_no_rows(out, path);
-	char where[160];
+	char where[600];
+	/* a summary edited by hand, or damaged: every field of its type */
+	if (!err && (err = vmsa_doc_validate(*out, where, sizeof(where)))) {
+		fprintf(stderr, "vmscan-analyze: %s: not a valid summary: %s\n", path, where);
+		vmsa_doc_free(*out);
+		*out = NULL;
+		return cli_status(err, CLI_SUMMARY);
+	}
 	if (err == VMSA_E_CORRUPT && json_error_at(path, where, sizeof(where)))
 		fprintf(stderr, "vmscan-analyze: %s: not valid JSON at %s\n", path, where);
 	else if (err)

@@ -1052,6 +1052,18 @@ int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
 /* A dotted path ("totals.direct.pages_scanned"): 0 and *v, 1 if null,
  * VMSA_E_INVAL if absent or not a number. */
 int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v);
+
+/**
+ * vmsa_doc_validate() - whether @d (a summary read from a file) holds what
+ * the schema says (docs/summary.schema.json): every required field, each
+ * of its type (counts, pages, ns and ids integers from 0 to 2^64 - 1;
+ * flags true or false; text strings; objects and lists of their members),
+ * null only where a field may be.  Task rows read apart (or left out) are
+ * not looked at again.  Returns 0, or VMSA_E_CORRUPT with "path: what is
+ * wrong" in @why (@n bytes; "totals.direct.writes.pages: null, ..."),
+ * VMSA_E_INVAL without a document.
+ */
+int vmsa_doc_validate(const struct vmsa_doc *d, char *why, size_t n);
 /* Frees a document (NULL is fine). */
 void vmsa_doc_free(struct vmsa_doc *d);
 

@@ -36,7 +36,9 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len)
 	if (len >= sizeof(perfdata_magic) - 1 &&
 	    memcmp(b, perfdata_magic, sizeof(perfdata_magic) - 1) == 0)
 		return VMSA_INPUT_PERFDATA;
-	size_t i = skip_space(b, len);
+	/* (a UTF-8 byte order mark, as some editors save JSON, is skipped) */
+	size_t bom = len >= 3 && !memcmp(b, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	size_t i = bom + skip_space(b + bom, len - bom);
 	return i < len && b[i] == '{' ? VMSA_INPUT_SUMMARY : VMSA_INPUT_TEXT;
 }
 

@@ -12,6 +12,9 @@
   one was written whole (a file size limit makes one fail).
 - A summary through a pipe's path (<(cat s.json), /dev/stdin) is read as a
   summary, not as an empty text trace.
+- A summary is checked against the schema as it is read: a count of -1,
+  1.5, "246", null where none may be, a required field deleted: exit 6
+  (check: 9) naming the field; a UTF-8 byte order mark is skipped.
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -380,6 +383,91 @@ def test_summary_through_a_pipe(names, summary):
           a.get("totals") == b["totals"] and a["input"] == b["input"], (r.returncode, r.stderr))
 
 
+def tampered(summary, d, name, path, value):
+    """summary with the field at path (dots; list indexes as numbers) set to
+    value, or deleted (value DELETE), written to d/name."""
+    doc = json.load(open(summary))
+    o = doc
+    keys = path.split(".")
+    for k in keys[:-1]:
+        o = o[int(k)] if isinstance(o, list) else o[k]
+    if value is DELETE:
+        del o[keys[-1]]
+    else:
+        o[keys[-1]] = value
+    out = os.path.join(d, name)
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
+DELETE = object()
+
+
+def test_summaries_validated(names, summary):
+    d = os.path.join(WORK, "tampered")
+    os.makedirs(d)
+    cases = (("totals.direct.reclaims", -1, "negative"),
+             ("totals.direct.reclaims", 1.5, "not an integer"),
+             ("totals.direct.reclaims", "246", "not a number"),
+             ("totals.direct.reclaims", None, "null"),
+             ("totals.direct.reclaims", DELETE, "missing"),
+             ("input.lines_rejected", None, "null"),
+             ("input.sources.0.lines_rejected", -1, "negative"),
+             ("totals.direct.writes.file_sync", True, "not a number"),
+             ("totals.sync_io_applicable", 1, "not true or false"),
+             ("latency.direct_stall_ns.count", DELETE, "missing"))
+    for i, (path, value, why) in enumerate(cases):
+        shown = "deleted" if value is DELETE else json.dumps(value)
+        t = tampered(summary, d, "t%d.json" % i, path, value)
+        for sub, args, status in (("merge", ["merge", t], 6), ("a report", [t], 6),
+                                  ("-f json", ["-f", "json", t], 6),
+                                  ("compare", ["compare", summary, t], 6),
+                                  ("check", ["check", "-t", "totals.direct.reclaims >= 0", t],
+                                   9)):
+            r = run(args)
+            msg = ("%s: not a valid summary: %s: %s" % (t, path.replace(".0.", "[0]."), why)
+                   ).encode()
+            check("%s = %s, %s: exit %d naming the field" % (path, shown, sub, status),
+                  r.returncode == status and msg in r.stderr and b"pass" not in r.stdout,
+                  (r.returncode, r.stderr, r.stdout[:200]))
+    # a task row: read a row at a time by merge
+    t = tampered(summary, d, "row.json", "processes.0.pid", -3)
+    r = run(["merge", t])
+    check("processes[0].pid = -3, merge: exit 6 naming it", r.returncode == 6 and
+          b"processes[0].pid: negative" in r.stderr, (r.returncode, r.stderr))
+    t = tampered(summary, d, "row2.json", "processes.0.direct.reclaims", 2.5)
+    r = run(["merge", t])
+    check("processes[0].direct.reclaims = 2.5, merge: exit 6 naming it", r.returncode == 6 and
+          b"processes[0].direct.reclaims: not an integer" in r.stderr, (r.returncode, r.stderr))
+    # null where the schema allows it, and 2^64 - 1: read as they are
+    for path, value in (("totals.direct.writes.pages", None), ("input.events_lost", None),
+                        ("totals.direct.reclaims", 2 ** 64 - 1)):
+        t = tampered(summary, d, "ok.json", path, value)
+        r = run(["merge", t])
+        got = json.loads(r.stdout) if r.returncode == 0 else {}
+        o = got
+        for k in path.split("."):
+            o = o.get(k, "absent") if isinstance(o, dict) else "absent"
+        check("%s = %s: merged as it is" % (path, json.dumps(value)),
+              r.returncode == 0 and o == value, (r.returncode, r.stderr, o))
+    # a UTF-8 byte order mark (an editor's) is skipped
+    bom = os.path.join(d, "bom.json")
+    with open(bom, "wb") as f:
+        f.write(b"\xef\xbb\xbf" + open(summary, "rb").read())
+    want = run(["merge", summary]).stdout
+    r = run(["merge", bom])
+    check("a summary after a UTF-8 BOM: merged as without it",
+          r.returncode == 0 and r.stdout == want, (r.returncode, r.stderr))
+    r = run(["-f", "json", bom])
+    check("a summary after a UTF-8 BOM: its report (not a text trace)",
+          r.returncode == 0 and json.loads(r.stdout)["totals"]["direct"]["reclaims"] == 3,
+          (r.returncode, r.stderr))
+    r = run(["check", "-t", "totals.direct.reclaims == 3", bom])
+    check("a summary after a UTF-8 BOM: check reads it", r.returncode == 0,
+          (r.returncode, r.stderr))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -393,7 +481,7 @@ def main():
     tests = sys.argv[4:]
     for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin,
                test_input_named_twice, test_outputs_all_or_nothing,
-               test_summary_through_a_pipe):
+               test_summary_through_a_pipe, test_summaries_validated):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
