@@ -52,6 +52,7 @@ struct vpath {
 
 static int check_shape(json_object *o, const struct vmsa_shape *s, struct vpath *p,
 		       bool rows_apart, char *why, size_t n);
+static bool hides_writes(json_object *o);
 
 void vmsa_doc_free(struct vmsa_doc *d)
 {
@@ -465,7 +466,11 @@ static int rows_from_text(struct vmsa_summary *sum, size_t *cap, struct list_tex
 		char why[8];
 		struct vpath vp = {.len = 0};
 		vp.buf[0] = '\0';
-		if (!rf || check_shape(o, rf->shape, &vp, false, why, sizeof(why))) {
+		/* (nor is one whose null write pages hide writes: the rows
+		 * read apart merge a null and a number to the number, the
+		 * tree as "sum, null if a null hides writes" says) */
+		if (!rf || check_shape(o, rf->shape, &vp, false, why, sizeof(why)) ||
+		    hides_writes(o)) {
 			json_object_put(o);
 			return 1;
 		}
@@ -914,6 +919,7 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 		return 0;
 	case VMSA_MERGE_SUM:
 	case VMSA_MERGE_SUM_UNKNOWN:
+	case VMSA_MERGE_SUM_WRITES:
 	case VMSA_MERGE_MIN:
 	case VMSA_MERGE_MAX:
 		if (is_int(dv)) {
@@ -931,11 +937,64 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 	}
 }
 
+/* The integer member key of the object o; false when it is null, absent or no integer. */
+static bool int_member(jo *o, const char *key, uint64_t *v)
+{
+	jo *m = NULL;
+	if (!json_object_object_get_ex(o, key, &m) || !m || !is_int(m))
+		return false;
+	*v = json_object_get_uint64(m);
+	return true;
+}
+
+/*
+ * Whether the null of key (a VMSA_MERGE_SUM_WRITES field) in the writes
+ * object w hides writes: its write counts are unknown (file_async or
+ * anon_async null: a line of a write event was rejected), or, for pages,
+ * it counted writes whose pages the events did not carry.  A null that
+ * hides nothing (no write in this context; a sync count of a kernel that
+ * cannot write synchronously) is 0 where the other input has a number.
+ */
+static bool writes_hidden(jo *w, const char *key)
+{
+	jo *v = NULL;
+	if (!json_object_object_get_ex(w, key, &v) || v)
+		return false;
+	uint64_t fa, aa, fs = 0, as = 0;
+	if (!int_member(w, "file_async", &fa) || !int_member(w, "anon_async", &aa))
+		return true;
+	if (strcmp(key, "pages"))
+		return false;
+	int_member(w, "file_sync", &fs);
+	int_member(w, "anon_sync", &as);
+	return fa || aa || fs || as;
+}
+
 static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 {
+	/* (looked at before any member of d is merged: the counts of d
+	 * before s's were added say what d's nulls hide) */
+	enum { MAX_WRITES_NULLS = 8 };
+	const char *hidden[MAX_WRITES_NULLS];
+	size_t nhidden = 0;
+	for (size_t i = 0; shape && i < shape->n; i++) {
+		const struct vmsa_field *f = &shape->members[i];
+		if (f->key && f->merge == VMSA_MERGE_SUM_WRITES && nhidden < MAX_WRITES_NULLS &&
+		    (writes_hidden(d, f->key) || writes_hidden(s, f->key)))
+			hidden[nhidden++] = f->key;
+	}
 	json_object_object_foreach(s, key, sv)
 	{
 		const struct vmsa_field *f = shape ? vmsa_shape_member(shape, key, strlen(key)) : NULL;
+		bool hide = false;
+		for (size_t i = 0; f && f->merge == VMSA_MERGE_SUM_WRITES && i < nhidden; i++)
+			hide |= !strcmp(hidden[i], key);
+		if (hide) {
+			/* a number beside a null that hides writes would pass for
+			 * the sum: what one input could not count, the sum cannot */
+			json_object_object_add(d, key, NULL);
+			continue;
+		}
 		int err = merge_value(d, key, sv, f);
 		if (err)
 			return err;
@@ -2063,4 +2122,23 @@ int vmsa_doc_validate(const struct vmsa_doc *d, char *why, size_t n)
 	p.buf[0] = '\0';
 	return check_shape(d->root, &vmsa_summary_shape, &p, d->rows_read || d->rows_left_out,
 			   why, n);
+}
+
+/* Whether a writes object in o (at any depth) has a null that hides writes
+ * (writes_hidden()). */
+static bool hides_writes(jo *o)
+{
+	json_object_object_foreach(o, key, v)
+	{
+		if (!v || !json_object_is_type(v, json_type_object))
+			continue;
+		if (!strcmp(key, "writes")) {
+			if (writes_hidden(v, "pages") || writes_hidden(v, "file_sync") ||
+			    writes_hidden(v, "anon_sync"))
+				return true;
+		} else if (hides_writes(v)) {
+			return true;
+		}
+	}
+	return false;
 }

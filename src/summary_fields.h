@@ -22,6 +22,10 @@
 enum vmsa_merge {
 	VMSA_MERGE_SUM,		/* counters add (a null and a number: the number) */
 	VMSA_MERGE_SUM_UNKNOWN,	/* counters add; null when either is null */
+	/* counters add; a null and a number give the number only where the
+	 * null's writes object has nothing it could not count (no write whose
+	 * pages were not carried, its write counts known), else null */
+	VMSA_MERGE_SUM_WRITES,
 	VMSA_MERGE_MIN,
 	VMSA_MERGE_MAX,
 	VMSA_MERGE_FIRST,	/* the first summary's value (names, versions, ids) */
@@ -92,6 +96,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VF_SUM(u) VF_RULE(u, SUM)
 #define VF_SUM_NULL(u) VF_RULE_NULL(u, SUM)
 #define VF_SUM_UNKNOWN(u) VF_RULE_NULL(u, SUM_UNKNOWN)
+#define VF_SUM_WRITES(u) VF_RULE_NULL(u, SUM_WRITES)
 #define VF_FIRST(u) VF_RULE(u, FIRST)
 #define VF_FIRST_NULL(u) VF_RULE_NULL(u, FIRST)
 #define VF_OBJ(s) .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_OBJECT, .shape = &s
@@ -128,12 +133,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  "rejected (note writes_unknown)", kn.writes ? u64(c->write[1][0]) : NULL)              \
 	X("anon_async", VF_SUM_UNKNOWN(COUNT), "asynchronous anon page writes (events); null as " \
 	  "file_async", kn.writes ? u64(c->write[0][0]) : NULL)                                  \
-	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
+	X("file_sync", VF_SUM_WRITES(COUNT),                                                     \
 	  "synchronous file page writes; null when the kernel cannot write synchronously, "   \
 	  "and as file_async", kn.sync && kn.writes ? u64(c->write[1][1]) : NULL)                \
-	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
+	X("anon_sync", VF_SUM_WRITES(COUNT), "synchronous anon page writes; null as file_sync",   \
 	  kn.sync && kn.writes ? u64(c->write[0][1]) : NULL)                                     \
-	X("pages", VF_SUM_NULL(PAGES),                                                         \
+	X("pages", VF_SUM_WRITES(PAGES),                                                       \
 	  "pages written; null unless the events carry nr_pages, and as file_async",           \
 	  kn.writes && c->write_events_with_pages ? u64(c->write_pages) : NULL)
 

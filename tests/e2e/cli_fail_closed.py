@@ -15,6 +15,8 @@
 - A summary is checked against the schema as it is read: a count of -1,
   1.5, "246", null where none may be, a required field deleted: exit 6
   (check: 9) naming the field; a UTF-8 byte order mark is skipped.
+- merge keeps a null of writes.pages (or of a sync count) where it hides
+  writes: a number beside it would pass a gate on what is unknown.
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -468,6 +470,77 @@ def test_summaries_validated(names, summary):
           (r.returncode, r.stderr))
 
 
+def edited(summary, d, name, edit):
+    doc = json.load(open(summary))
+    edit(doc)
+    out = os.path.join(d, name)
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
+def test_merge_keeps_hidden_nulls(names, summary):
+    d = os.path.join(WORK, "merge-nulls")
+    os.makedirs(d)
+    doc = json.load(open(summary))
+    w = doc["totals"]["direct"]["writes"]
+    check("the summary's direct writes: one, its pages null (no nr_pages)",
+          w["anon_async"] == 1 and w["pages"] is None, w)
+
+    def complete(doc):
+        doc["totals"]["direct"]["writes"]["pages"] = 1
+        for r in doc["processes"]:
+            r["direct"]["writes"]["pages"] = r["direct"]["writes"]["anon_async"]
+    full = edited(summary, d, "full.json", complete)
+
+    def no_writes(doc):
+        doc["totals"]["direct"]["writes"]["anon_async"] = 0
+        for r in doc["processes"]:
+            r["direct"]["writes"]["anon_async"] = 0
+    quiet = edited(summary, d, "quiet.json", no_writes)
+
+    def unknown(doc):
+        w = doc["totals"]["direct"]["writes"]
+        w["file_async"] = w["anon_async"] = None
+    unk = edited(summary, d, "unknown.json", unknown)
+
+    def sync_known(doc):
+        doc["totals"]["direct"]["writes"]["file_sync"] = 2
+    sync = edited(summary, d, "sync.json", sync_known)
+
+    def merged(*paths):
+        r = run(["merge"] + list(paths))
+        return json.loads(r.stdout) if r.returncode == 0 else None
+
+    for order in ((summary, full), (full, summary)):
+        m = merged(*order)
+        rows = [r["direct"]["writes"]["pages"] for r in (m or {}).get("processes", [])
+                if r["comm"] == "Web Content"]
+        check("merge %s %s: writes.pages null (a write of unknown pages), totals and row" %
+              tuple(os.path.basename(p) for p in order),
+              m and m["totals"]["direct"]["writes"]["pages"] is None and rows == [None],
+              (m and m["totals"]["direct"]["writes"], rows))
+        r = run(["check", "-t", "totals.direct.writes.pages < 100", "-"],
+                data=json.dumps(m).encode())
+        check("... and a gate on it is not measured, exit 8",
+              r.returncode == 8 and b"not measured" in r.stdout, (r.returncode, r.stdout))
+    # a piece without writes: its null is no unknown (as before)
+    m = merged(quiet, full)
+    check("merge of a summary without writes (pages null) and one with: the number",
+          m and m["totals"]["direct"]["writes"]["pages"] == 1,
+          m and m["totals"]["direct"]["writes"])
+    # sync counts: null when the kernel cannot write so (a number kept), null
+    # when the writes are unknown (kept null)
+    m = merged(summary, sync)
+    check("file_sync null (not applicable) and 2: 2",
+          m and m["totals"]["direct"]["writes"]["file_sync"] == 2,
+          m and m["totals"]["direct"]["writes"])
+    m = merged(unk, sync)
+    check("file_sync null beside unknown write counts, and 2: null",
+          m and m["totals"]["direct"]["writes"]["file_sync"] is None,
+          m and m["totals"]["direct"]["writes"])
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -481,7 +554,8 @@ def main():
     tests = sys.argv[4:]
     for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin,
                test_input_named_twice, test_outputs_all_or_nothing,
-               test_summary_through_a_pipe, test_summaries_validated):
+               test_summary_through_a_pipe, test_summaries_validated,
+               test_merge_keeps_hidden_nulls):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
