@@ -350,7 +350,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /* an lru= name this tool does not know: its slot n of struct vmsa_traits */
 #define VMSA_LRU_NAME_FIELDS(X)                                                         \
 	X("name", VF_FIRST(TEXT), "as the trace printed it; `(other names)`: the names past " \
-	  "the first 15", json_object_new_string(n->name))                                \
+	  "the first 15", str_utf8(n->name, strlen(n->name)))                            \
 	X("isolations", VF_FIRST(COUNT), "lru_isolate events of the list", u64(n->count)) \
 	X("nr_scanned", VF_FIRST(PAGES), "their nr_scanned, counted in pages_scanned",   \
 	  u64(n->pages))

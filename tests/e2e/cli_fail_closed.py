@@ -17,6 +17,7 @@
   (check: 9) naming the field; a UTF-8 byte order mark is skipped.
 - merge keeps a null of writes.pages (or of a sync count) where it hides
   writes: a number beside it would pass a gate on what is unknown.
+- Strings put into JSON are UTF-8 (a trace.dat's damaged uname included).
 
 The signal tests wait on what can be seen, never on time: a signal sent
 before the program starts (pending, blocked, across exec: delivered as
@@ -541,6 +542,44 @@ def test_merge_keeps_hidden_nulls(names, summary):
           m and m["totals"]["direct"]["writes"])
 
 
+def test_strings_utf8(names, summary):
+    d = os.path.join(WORK, "utf8")
+    os.makedirs(d)
+    # a trace.dat whose uname has a flipped bit (6.12 -> \xb6.12)
+    data = bytearray(open(fx("6.12", "dirty-swap", "upstream", "trace.dat"), "rb").read())
+    at = data.find(b"Linux (none) 6.12")
+    check("the fixture's uname is where it was", at > 0)
+    data[at + 13] ^= 0x80
+    dat = os.path.join(d, "uname.dat")
+    with open(dat, "wb") as f:
+        f.write(data)
+    r = run(["-f", "json", dat])
+    try:
+        doc = json.loads(r.stdout.decode("utf-8"))
+        rec = doc["input"]["sources"][0]["recording"]
+    except (UnicodeDecodeError, ValueError, KeyError) as e:
+        rec = {"error": str(e)}
+    check("a trace.dat's uname with a byte that is not UTF-8: JSON of valid UTF-8, the byte "
+          "U+FFFD in uname and kernel_release",
+          r.returncode == 0 and rec.get("kernel_release") == "\ufffd.12.118" and
+          rec.get("uname", "").startswith("Linux (none) \ufffd.12"), (r.returncode, rec))
+    # text: task names and lru names with bytes that are not UTF-8
+    t = os.path.join(d, "bad.txt")
+    with open(t, "wb") as f:
+        f.write(b" a\xffb-12 [000] .....  1.000000: mm_vmscan_direct_reclaim_begin: order=0 "
+                b"gfp_flags=GFP_KERNEL\n"
+                b" a\xffb-12 [000] .....  1.000100: mm_vmscan_direct_reclaim_end: "
+                b"nr_reclaimed=1\n")
+    r = run(["-f", "json", t])
+    try:
+        doc = json.loads(r.stdout.decode("utf-8"))
+        comms = [p["comm"] for p in doc["processes"]]
+    except (UnicodeDecodeError, ValueError, KeyError) as e:
+        comms = [str(e)]
+    check("a text task name with a byte that is not UTF-8: valid UTF-8, U+FFFD",
+          r.returncode == 0 and comms == ["a\ufffdb"], (r.returncode, comms))
+
+
 def main():
     global TOOL, SRC, WORK
     TOOL, SRC, WORK = sys.argv[1:4]
@@ -555,7 +594,7 @@ def main():
     for fn in (test_check_interrupted, test_analysis_stopped_on_pipe, test_outputs_not_stdin,
                test_input_named_twice, test_outputs_all_or_nothing,
                test_summary_through_a_pipe, test_summaries_validated,
-               test_merge_keeps_hidden_nulls):
+               test_merge_keeps_hidden_nulls, test_strings_utf8):
         if not tests or fn.__name__ in tests:
             if fn is test_analysis_stopped_on_pipe:
                 fn(fx("synthetic", "6.1-mixed.txt"))
