@@ -14,7 +14,7 @@ static bool is_summary(const char *path, bool stream)
 	enum vmsa_input_kind kind;
 	if (stream && strcmp(path, "-") == 0)
 		return false;
-	return !vmsa_input_detect_path(path, &kind) && kind == VMSA_INPUT_SUMMARY;
+	return !cli_detect(path, &kind) && kind == VMSA_INPUT_SUMMARY;
 }
 
 int cmd_analyze(struct cli *c, int n, char **paths)
@@ -30,6 +30,10 @@ int cmd_analyze(struct cli *c, int n, char **paths)
 	static char *stdin_only[] = {stdin_name};
 	char **inputs = n > 0 ? paths : stdin_only;
 	int ninputs = n > 0 ? n : 1;
+	/* the same file twice would count every event twice, without a word */
+	int status = cli_inputs_distinct(ninputs, inputs);
+	if (status)
+		return status;
 	bool stream = c->interval > 0 || c->listen;
 	bool first = is_summary(inputs[0], stream); /* (each input looked at once) */
 	enum vmsa_metrics_format mf;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,21 +117,36 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
-/* The JUnit XML report: one testcase per threshold (or one for an input without a trace). */
-static void junit(FILE *f, const char *input, const struct gate *g, const char *no_trace)
+/*
+ * The JUnit XML report: one testcase per threshold (or one for an input
+ * without a trace, or one in error for a check that was interrupted: no
+ * verdict, and none of the thresholds passed).
+ */
+static void junit(FILE *f, const char *input, const struct gate *g, const char *no_trace,
+		  const char *interrupted)
 {
-	int failures = 0, tests = no_trace ? 1 : g->n;
-	for (int i = 0; !no_trace && i < g->n; i++)
+	int failures = 0, errors = interrupted ? 1 : 0, tests = no_trace || interrupted ? 1 : g->n;
+	if (interrupted)
+		no_trace = NULL;
+	for (int i = 0; !no_trace && !interrupted && i < g->n; i++)
 		failures += !g->v[i].r.pass;
 	if (no_trace)
 		failures = 1;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<testsuites name=\"vmscan-analyze check\" tests=\"%d\" failures=\"%d\">\n"
+		   "<testsuites name=\"vmscan-analyze check\" tests=\"%d\" failures=\"%d\" "
+		   "errors=\"%d\">\n"
 		   "  <testsuite name=\"",
-		tests, failures);
+		tests, failures, errors);
 	xml_text(f, input);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n", tests,
-		failures);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n", tests,
+		failures, errors);
+	if (interrupted) {
+		fputs("    <testcase classname=\"vmscan-analyze.check\" name=\"check ran to its "
+		      "end\">\n      <error type=\"interrupted\" message=\"", f);
+		xml_text(f, interrupted);
+		fputs("\"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n", f);
+		return;
+	}
 	if (no_trace) {
 		fputs("    <testcase classname=\"vmscan-analyze.check\" name=\"input holds a trace\">\n"
 		      "      <failure type=\"no trace\" message=\"", f);
@@ -161,19 +177,24 @@ static struct json_object *json_number(double v, bool null)
 	return null ? NULL : json_object_new_double(v);
 }
 
-/* The verdicts as one JSON document (--format json). */
+/* The verdicts as one JSON document (--format json); interrupted: none,
+ * status "interrupted" and why. */
 static void json_report(const char *input, const struct gate *g, const char *no_trace,
-			int status)
+			const char *interrupted, int status)
 {
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	if (interrupted)
+		no_trace = NULL;
 	json_object_object_add(root, "input", json_object_new_string(input));
 	json_object_object_add(root, "status",
-			       json_object_new_string(no_trace ? "no trace"
+			       json_object_new_string(interrupted ? "interrupted"
+						      : no_trace ? "no trace"
 						      : status == EXIT_OK ? "pass" : "fail"));
 	json_object_object_add(root, "exit_status", json_object_new_int(status));
-	if (no_trace)
-		json_object_object_add(root, "reason", json_object_new_string(no_trace));
-	for (int i = 0; !no_trace && i < g->n; i++) {
+	if (no_trace || interrupted)
+		json_object_object_add(root, "reason",
+				       json_object_new_string(interrupted ? interrupted : no_trace));
+	for (int i = 0; !no_trace && !interrupted && i < g->n; i++) {
 		const struct vmsa_threshold *t = &g->v[i].r;
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "threshold", json_object_new_string(g->v[i].expr));
@@ -222,6 +243,7 @@ int cmd_check(struct cli *c, int n, char **paths)
 	}
 	struct gate g = {0};
 	int status = EXIT_OK;
+	c->stop_on_int = true; /* a SIGINT stops the gate: no interim report */
 	for (int i = 0; i < c->nthresholds && status == EXIT_OK; i++)
 		status = add_threshold(&g, c->thresholds[i]);
 	if (status == EXIT_OK && c->thresholds_file)
@@ -236,9 +258,10 @@ int cmd_check(struct cli *c, int n, char **paths)
 	}
 	if (status == EXIT_OK)
 		status = cli_outputs_prepare(c, (const char *const *)paths, 1);
+	bool prepared = status == EXIT_OK;
 	struct vmsa_doc *d = NULL;
 	const char *no_trace = NULL;
-	char why[200];
+	char why[200], interrupted[200];
 	if (status == EXIT_OK) {
 		status = cli_load_doc(c, paths[0], false, &d);
 		if (status == EXIT_UNSUPPORTED || status == EXIT_CORRUPT || status == EXIT_DECOMPRESS)
@@ -261,15 +284,28 @@ int cmd_check(struct cli *c, int n, char **paths)
 			status = EXIT_CHECK;
 		}
 	}
-	if (status == EXIT_OK || status == EXIT_CHECK || status == EXIT_NO_TRACE) {
+	/* a signal (a CI job cancelled or timed out: SIGTERM, SIGHUP; SIGINT)
+	 * stopped the reading, or came before the verdict: what was read is
+	 * not the input, and nothing may say pass */
+	int sig = prepared ? cli_interrupted() : 0;
+	if (sig && status != EXIT_RUNTIME) {
+		snprintf(interrupted, sizeof(interrupted),
+			 "interrupted by %s before the end of the input: no verdict",
+			 sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
+		fprintf(stderr, "vmscan-analyze: check: %s: %s\n", paths[0], interrupted);
+		status = EXIT_INTERRUPTED;
+	}
+	if (status == EXIT_OK || status == EXIT_CHECK || status == EXIT_NO_TRACE ||
+	    status == EXIT_INTERRUPTED) {
+		const char *stop = status == EXIT_INTERRUPTED ? interrupted : NULL;
 		if (!strcmp(c->format, "json"))
-			json_report(paths[0], &g, no_trace, status);
+			json_report(paths[0], &g, no_trace, stop, status);
 		else
-			for (int i = 0; !no_trace && i < g.n; i++)
+			for (int i = 0; !no_trace && !stop && i < g.n; i++)
 				printf("%s %s: %s\n", g.v[i].r.pass ? "ok  " : "FAIL", g.v[i].expr,
 				       g.v[i].r.message);
 		if (c->junit_out.f)
-			junit(c->junit_out.f, paths[0], &g, no_trace);
+			junit(c->junit_out.f, paths[0], &g, no_trace, stop);
 		/* the report is written whatever the verdict */
 		int written = cli_outputs_finish(c, cli_stdout_status(EXIT_OK));
 		if (written)

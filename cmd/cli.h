@@ -23,7 +23,9 @@ enum {
 	EXIT_CHECK = 8,		/* check: a threshold is violated */
 	EXIT_NO_TRACE = 9,	/* check: the input holds no trace (or --strict: rejected lines) */
 	EXIT_DECOMPRESS = 10,	/* a compressed input is truncated or corrupt */
-	EXIT_OVERFLOW = 11,	/* a count of a trace would pass 2^64 - 1 */
+	EXIT_INTERRUPTED = 11,	/* check: stopped by a signal before its verdict */
+	EXIT_DUPLICATE = 12,	/* the same file (device and inode) given twice as an input */
+	EXIT_OVERFLOW = 13,	/* a count of a trace would pass 2^64 - 1 */
 };
 
 /* The subcommands, as bits: which ones an option applies to. */
@@ -62,6 +64,9 @@ enum cli_stage {
 struct cli {
 	const char *format;
 	struct cli_out json_out, svg_out, lat_out, junit_out;
+	/* the final --openmetrics-file, among the outputs renamed together
+	 * (cli_outputs_prepare() opens it when it is a regular file or none) */
+	struct cli_out metrics_out;
 	const char *svg_title;
 	const char *metrics_path;	/* --openmetrics-file (written atomically by the library) */
 	size_t max_cgroups;		/* live: cgroups with series of their own (--max-cgroups) */
@@ -107,6 +112,7 @@ struct cli {
 	 * headed (wrapped, in JSON) as it was */
 	bool interim_printed;
 	sig_atomic_t ints_seen;
+	bool stop_on_int;	/* a SIGINT stops at once (check), no report on it */
 	double last_int;	/* when the last SIGINT was seen, or < 0 */
 };
 
@@ -135,6 +141,9 @@ int cli_validate(const struct cli *c, enum cli_sub sub);
 /* Installs the SIGINT/SIGTERM/SIGHUP handlers the streaming loop reads. */
 void cli_signals(void);
 
+/* The last of those signals received (SIGINT, SIGTERM or SIGHUP), or 0. */
+int cli_interrupted(void);
+
 /*
  * Checks every output file asked for against the inputs[0..n) before any is
  * read: an output that is an input, a directory, a recorded trace (without
@@ -144,7 +153,12 @@ void cli_signals(void);
  */
 int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n);
 
-/* Renames every output into place (status EXIT_OK) or removes them all; an exit status. */
+/*
+ * With status EXIT_OK: closes every output (their temporary files) and,
+ * only when all of them were written whole, renames them into place; else
+ * (or on any other status) removes them all, so that no old file is
+ * replaced unless every one is.  An exit status.
+ */
 int cli_outputs_finish(struct cli *c, int status);
 
 /* cli_outputs_prepare()'s check of the output paths alone; an exit status. */
@@ -154,11 +168,21 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n);
  * else EXIT_USAGE, told */
 int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin);
 
+/* The n inputs are n files: none named twice, by name or by device and
+ * inode ('-': the file on standard input); EXIT_OK, else EXIT_DUPLICATE, told */
+int cli_inputs_distinct(int n, char *const *inputs);
+
 /* Opens o's temporary file (nothing when o->path is NULL); an exit status. */
 int cli_out_open(struct cli_out *o);
 
 /* Closes o and renames it into place; a write error is told, an exit status. */
 int cli_out_commit(struct cli_out *o);
+
+/* cli_out_commit() in two steps: close (the error told, o's temporary file
+ * removed: an exit status), then rename (an exit status; on an error o's
+ * temporary file is removed, told). */
+int cli_out_close(struct cli_out *o);
+int cli_out_rename(struct cli_out *o);
 
 /* Closes o and removes its temporary file: the old file stays as it was. */
 void cli_out_abort(struct cli_out *o);
@@ -243,8 +267,9 @@ int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out
 		      bool *told);
 /* The --openmetrics-file (replaced whole; a device or FIFO written as it
  * is): 0, or the error, shown; nothing without the option, or with --strict
- * failing. */
-int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc);
+ * failing.  final: into its temporary file when cli_outputs_prepare()
+ * opened one, renamed with the other outputs. */
+int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc, bool final);
 
 /*
  * --listen (listen.c): serve the metrics over HTTP from a thread of its own.
@@ -262,6 +287,16 @@ void cli_listen_stop(struct cli_listener *l);
 /* --listen given: the server started, serving the metrics of no event yet; an exit status. */
 int cli_listen_publish_stats(const struct cli *c, const struct vmsa_stats *st);
 int cli_listen_begin(struct cli *c);
+
+/*
+ * What the input at path is (vmsa_input_detect_path()), a summary given
+ * through a pipe's path (/dev/fd/N of a shell's <(...), /dev/stdin) too:
+ * that pipe is opened, looked at without taking a byte, and kept open
+ * (cli_release_pipes()) while the path is read again.  0 or an enum
+ * vmsa_error.
+ */
+int cli_detect(const char *path, enum vmsa_input_kind *kind);
+void cli_release_pipes(void);
 
 /* A JSON summary as it is, or a trace analysed into one; an exit status. */
 /* rows: the task rows too (merge); check and compare read none */

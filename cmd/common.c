@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -68,11 +69,29 @@ static void on_latency(const struct vmsa_latency_record *l, void *payload)
 		fprintf(f, "\",%s,\n", l->kind);
 }
 
+/* The outputs renamed together; the --openmetrics-file among them only
+ * when it is a regular file (or none yet): a device or FIFO is opened when
+ * it is written, last, as the library writes it */
+static size_t outputs_of(struct cli *c, struct cli_out **outs)
+{
+	struct stat s;
+	size_t n = 0;
+	outs[n++] = &c->json_out;
+	outs[n++] = &c->svg_out;
+	outs[n++] = &c->lat_out;
+	outs[n++] = &c->junit_out;
+	if (c->metrics_out.path && (c->metrics_out.f || stat(c->metrics_out.path, &s) ||
+				    S_ISREG(s.st_mode)))
+		outs[n++] = &c->metrics_out;
+	return n;
+}
+
 int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
 {
 	int status = cli_out_check(c, inputs, n);
-	struct cli_out *outs[] = {&c->json_out, &c->svg_out, &c->lat_out, &c->junit_out};
-	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && status == EXIT_OK; i++)
+	struct cli_out *outs[5];
+	size_t nouts = outputs_of(c, outs);
+	for (size_t i = 0; i < nouts && status == EXIT_OK; i++)
 		status = cli_out_open(outs[i]);
 	if (status == EXIT_OK && c->lat_out.f)
 		fputs("start_ns,end_ns,duration_ns,pid,cpu,comm,kind,order\n", c->lat_out.f);
@@ -81,10 +100,15 @@ int cli_outputs_prepare(struct cli *c, const char *const *inputs, int n)
 
 int cli_outputs_finish(struct cli *c, int status)
 {
-	struct cli_out *outs[] = {&c->json_out, &c->svg_out, &c->lat_out, &c->junit_out};
-	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+	/* every one written whole before any is renamed: a run that fails
+	 * on one output replaces none (an error told by cli_out_close()) */
+	struct cli_out *outs[5];
+	size_t n = outputs_of(c, outs);
+	for (size_t i = 0; i < n && status == EXIT_OK; i++)
+		status = cli_out_close(outs[i]);
+	for (size_t i = 0; i < n; i++) {
 		if (status == EXIT_OK)
-			status = cli_out_commit(outs[i]);
+			status = cli_out_rename(outs[i]);
 		else
 			cli_out_abort(outs[i]);
 	}
@@ -94,6 +118,7 @@ int cli_outputs_finish(struct cli *c, int status)
 void cli_free(struct cli *c)
 {
 	cli_outputs_finish(c, EXIT_RUNTIME);
+	cli_release_pipes();
 	cli_listen_stop(c->listener);
 	vmsa_cgroups_free(c->cgroups);
 	c->listener = NULL;
@@ -196,10 +221,20 @@ static int write_prometheus(FILE *f, void *payload)
 	return vmsa_report_openmetrics_cgroups(f, m->doc, VMSA_METRICS_PROMETHEUS, m->cgroups);
 }
 
-int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc)
+int cli_write_metrics_file(const struct cli *c, const struct vmsa_doc *doc, bool final)
 {
 	struct metrics_src m = {doc, c->cgroups};
 	int err = 0;
+	/* the final one into its temporary file, renamed with the other
+	 * outputs (cli_outputs_finish()) */
+	if (final && c->metrics_out.f && !c->failed) {
+		errno = 0;
+		if ((err = write_prometheus(c->metrics_out.f, &m)))
+			fprintf(stderr, "vmscan-analyze: %s: cannot write --openmetrics-file: %s\n",
+				c->metrics_path,
+				err == VMSA_E_IO && errno ? strerror(errno) : vmsa_strerror(err));
+		return err;
+	}
 	if (c->metrics_path && !c->failed &&
 	    (err = vmsa_write_file_atomic(c->metrics_path, write_prometheus, &m)))
 		fprintf(stderr, "vmscan-analyze: %s: cannot write --openmetrics-file: %s\n",
@@ -220,7 +255,7 @@ int cli_write_metrics(const struct cli *c, const struct vmsa_doc *doc, FILE *out
 	if (err)
 		return err;
 	if (file)
-		err = cli_write_metrics_file(c, doc);
+		err = cli_write_metrics_file(c, doc, false);
 	if (!err && c->listener && (err = cli_listen_publish(c->listener, doc, c->cgroups)))
 		cli_error("--listen", err, 0);
 	if (told)
@@ -393,7 +428,7 @@ int cli_report(const struct cli *c, const struct vmsa_stats *st, FILE *out, bool
 	if (!err && final && c->json_out.f)
 		err = report_file(c, &c->json_out, sum, &ro, false);
 	if (!err && final && doc)
-		err = cli_write_metrics_file(c, doc);
+		err = cli_write_metrics_file(c, doc, true);
 	vmsa_doc_free(doc);
 	vmsa_summary_free(sum);
 	return err;

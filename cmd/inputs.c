@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -15,19 +17,44 @@
 /* The handlers only count; the main loop, woken by EINTR, does the timing. */
 static volatile sig_atomic_t sig_ints, sig_terms;
 static volatile sig_atomic_t sig_seen; /* either: the analysis looks at the others */
+static volatile sig_atomic_t sig_last; /* the last signal seen, or 0 */
+/* a signal not yet answered by the analysis (signal_request()) */
+static volatile sig_atomic_t sig_unanswered;
+
+/*
+ * A signal that comes after the analysis last looked and before it blocks
+ * in a read (a pipe whose writer waits) would never be looked at: until it
+ * is answered, SIGALRM comes back every second, and the blocked read
+ * returns (EINTR) to the loop that looks.
+ */
+static void on_sigalrm(int sig)
+{
+	(void)sig;
+	if (sig_unanswered)
+		alarm(1);
+}
 
 static void on_sigint(int sig)
 {
-	(void)sig;
 	sig_ints++;
 	sig_seen++;
+	sig_last = sig;
+	sig_unanswered = 1;
+	alarm(1);
 }
 
 static void on_sigterm(int sig)
 {
-	(void)sig;
 	sig_terms++;
 	sig_seen++;
+	sig_last = sig;
+	sig_unanswered = 1;
+	alarm(1);
+}
+
+int cli_interrupted(void)
+{
+	return sig_last;
 }
 
 void cli_signals(void)
@@ -39,6 +66,17 @@ void cli_signals(void)
 	sa.sa_handler = on_sigterm;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigalrm;
+	sigaction(SIGALRM, &sa, NULL);
+	/* a handler of a blocked signal never runs: started with them
+	 * blocked (the mask is inherited), a SIGTERM would wait, pending,
+	 * while a gate passed on what it had read */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 static double now_s(void)
@@ -51,11 +89,16 @@ static double now_s(void)
 /* What the signals since the last look ask for: 0 nothing, 1 report, 2 exit. */
 static int signal_request(struct cli *c)
 {
-	if (sig_terms)
+	if (sig_terms) {
+		sig_unanswered = 0;
 		return 2;
+	}
 	sig_atomic_t n = sig_ints;
 	if (n == c->ints_seen)
 		return 0;
+	sig_unanswered = 0;
+	if (c->stop_on_int) /* check: no report before the end, a SIGINT stops */
+		return 2;
 	double t = now_s();
 	bool quick = n - c->ints_seen > 1 || (c->last_int >= 0 && t - c->last_int <= 2.0);
 	c->ints_seen = n;
@@ -468,15 +511,82 @@ static bool json_error_at(const char *path, char *buf, size_t n)
 	return bad;
 }
 
+/*
+ * The pipes given by a path (/dev/fd/N, as a shell's <(...) makes, or
+ * /dev/stdin), opened to be looked at and kept open until the program
+ * ends: a pipe whose only reader closed it would end its writer (SIGPIPE)
+ * before the path is opened again to be read.
+ */
+static struct held_pipe {
+	char *path;
+	int fd;
+} *held;
+static size_t nheld;
+
+/* An anonymous pipe (pipefs, whose open never waits for a writer), not a
+ * named FIFO (opened and closed here, it would take its writer's open) */
+static bool anonymous_pipe(const char *path)
+{
+	struct stat s, p;
+	int fds[2];
+	if (stat(path, &s) || !S_ISFIFO(s.st_mode) || pipe(fds))
+		return false;
+	bool same = fstat(fds[0], &p) == 0 && p.st_dev == s.st_dev;
+	close(fds[0]);
+	close(fds[1]);
+	return same;
+}
+
+int cli_detect(const char *path, enum vmsa_input_kind *kind)
+{
+	if (!strcmp(path, "-") || !anonymous_pipe(path))
+		return vmsa_input_detect_path(path, kind);
+	for (size_t i = 0; i < nheld; i++)
+		if (!strcmp(held[i].path, path))
+			return vmsa_input_detect_fd(held[i].fd, kind);
+	struct held_pipe *h = realloc(held, (nheld + 1) * sizeof(*h));
+	if (!h)
+		return VMSA_E_NOMEM;
+	held = h;
+	h = &held[nheld];
+	if (!(h->path = strdup(path)))
+		return VMSA_E_NOMEM;
+	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0) {
+		free(h->path);
+		return VMSA_E_IO;
+	}
+	nheld++;
+	return vmsa_input_detect_fd(h->fd, kind);
+}
+
+void cli_release_pipes(void)
+{
+	for (size_t i = 0; i < nheld; i++) {
+		close(held[i].fd);
+		free(held[i].path);
+	}
+	free(held);
+	held = NULL;
+	nheld = 0;
+}
+
 int cli_load_doc(struct cli *c, const char *path, bool rows, struct vmsa_doc **out)
 {
 	*out = NULL;
 	enum vmsa_input_kind kind;
 	/* one that cannot be read is left to the analysis, which says why */
-	if (vmsa_input_detect_path(path, &kind) || kind != VMSA_INPUT_SUMMARY)
+	if (cli_detect(path, &kind) || kind != VMSA_INPUT_SUMMARY)
 		return analyze_doc(c, path, out);
 	int err = rows ? vmsa_doc_parse_file(out, path) : vmsa_doc_parse_file_no_rows(out, path);
-	char where[160];
+	char where[600];
+	/* a summary edited by hand, or damaged: every field of its type */
+	if (!err && (err = vmsa_doc_validate(*out, where, sizeof(where)))) {
+		fprintf(stderr, "vmscan-analyze: %s: not a valid summary: %s\n", path, where);
+		vmsa_doc_free(*out);
+		*out = NULL;
+		return cli_status(err, CLI_SUMMARY);
+	}
 	if (err == VMSA_E_CORRUPT && json_error_at(path, where, sizeof(where)))
 		fprintf(stderr, "vmscan-analyze: %s: not valid JSON at %s\n", path, where);
 	else if (err)

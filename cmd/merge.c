@@ -57,7 +57,7 @@ int cmd_merge(struct cli *c, int n, char **paths)
 	 * fails leaves the old one */
 	if (status == EXIT_OK && cli_flush(stdout))
 		status = EXIT_RUNTIME;
-	if (status == EXIT_OK && cli_write_metrics_file(c, all))
+	if (status == EXIT_OK && cli_write_metrics_file(c, all, true))
 		status = EXIT_RUNTIME;
 	vmsa_doc_free(all);
 	return status;
@@ -108,6 +108,11 @@ static int report_doc(struct cli *c, const struct vmsa_doc *all, int n, char **p
 		err = vmsa_report_svg(c->svg_out.f, sum, c->svg_title);
 	if (!err && c->json_out.f)
 		err = vmsa_doc_write(c->json_out.f, all, c->pretty);
+	/* (its error told) */
+	if (!err && c->metrics_out.f && cli_write_metrics_file(c, all, true)) {
+		vmsa_summary_free(sum);
+		return EXIT_RUNTIME;
+	}
 	vmsa_summary_free(sum);
 	if (err && !cli_stdout_closed()) /* (| head: status 1, quietly) */
 		fprintf(stderr, "vmscan-analyze: cannot write the report: %s\n", vmsa_strerror(err));

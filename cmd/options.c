@@ -36,8 +36,12 @@ static const char usage_text[] =
 	"the filters and the SVG's timeline.\n"
 	"Output files (--json, --svg, --latencies, --junit, --openmetrics-file) are\n"
 	"checked before any input is read and replaced only when the command\n"
-	"succeeds; one that is an input is refused (standard output too), and so is\n"
-	"an existing recorded trace unless --force.\n"
+	"succeeds, all together once every one was written whole; one that is an\n"
+	"input is refused (standard output, and the file on standard input, too),\n"
+	"and so is an existing recorded trace unless --force.  The same file given\n"
+	"twice as an input is refused (status 12).  A JSON summary is read only as\n"
+	"the schema says (status 6 naming the field), through a pipe's path too\n"
+	"(<(cat s.json), /dev/stdin).\n"
 	"\n"
 	"compare prints the inputs (traces or JSON summaries) side by side in the\n"
 	"rows of the 2010 cover letter's tables, then 6.1's and derived rows; the\n"
@@ -160,8 +164,10 @@ static const char usage_text[] =
 	"every VMSA_PROGRESS_INTERVAL seconds (default 0.5).\n"
 	"\n"
 	"Streaming: the first SIGINT prints a report and reading goes on; a second\n"
-	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM prints\n"
-	"the final report and exits.  Each report after a SIGINT's, the final one\n"
+	"SIGINT within 2 seconds prints the final report and exits.  SIGTERM (and\n"
+	"SIGHUP) prints the final report and exits; an input so cut, a file or a\n"
+	"pipe, is noted stopped_before_end.  check stops on any of them without a\n"
+	"verdict (status 11).  Each report after a SIGINT's, the final one\n"
 	"too, is headed '=== vmscan-analyze total: ...' (with --format json: one\n"
 	"line each, {\"interval\": {\"kind\": \"total\", \"final\": false|true, ...},\n"
 	"\"summary\": ...}).\n"
@@ -174,8 +180,10 @@ static const char usage_text[] =
 	"unavailable (not root, no tracefs); 8 check: a threshold is violated;\n"
 	"9 check: the input holds no trace (unreadable as a trace or not read whole,\n"
 	"no vmscan events, or rejected lines with --strict); 10 a compressed input is truncated or\n"
-	"corrupt (the message names the file and the byte); 11 a count of a trace\n"
-	"would pass 2^64 - 1.\n";
+	"corrupt (the message names the file and the byte); 11 check: interrupted\n"
+	"by a signal before its verdict (never a pass); 12 the same file given twice\n"
+	"as an input (it would be counted twice); 13 a count of a trace would pass\n"
+	"2^64 - 1.\n";
 
 /* An option's count from lo to hi (the caller says what is wrong). */
 static bool count_arg(const char *arg, long long lo, long long hi, long long *v)
@@ -403,7 +411,8 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			  .json_out.option = "--json",
 			  .svg_out.option = "--svg",
 			  .lat_out.option = "--latencies",
-			  .junit_out.option = "--junit"};
+			  .junit_out.option = "--junit",
+			  .metrics_out.option = "--openmetrics-file"};
 	c->threads = 0; /* auto: vmsa_source_set_threads() */
 	struct option longopts[NOPTIONS + 1];
 	for (size_t i = 0; i < NOPTIONS; i++)
@@ -467,7 +476,7 @@ int cli_parse(struct cli *c, int argc, char **argv, int *first)
 			}
 			break;
 		case O_METRICS_FILE:
-			c->metrics_path = optarg;
+			c->metrics_path = c->metrics_out.path = optarg;
 			break;
 		case O_MAX_CGROUPS:
 			if (!count_arg(optarg, 0, 100000, &v)) {

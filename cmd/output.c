@@ -123,12 +123,19 @@ static bool same_inode(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* Whether the output a (stat sa, NULL: none yet) is the input b: by name,
+ * or by device and inode; '-' is the file on standard input, when that is
+ * a regular one (--svg s.json < s.json would replace it). */
 static bool same_file(const char *a, const struct stat *sa, const char *b)
 {
 	struct stat sb;
 	if (!strcmp(a, b))
 		return true;
-	return sa && strcmp(b, "-") && stat(b, &sb) == 0 && same_inode(sa, &sb);
+	if (!sa)
+		return false;
+	if (!strcmp(b, "-"))
+		return fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode) && same_inode(sa, &sb);
+	return stat(b, &sb) == 0 && same_inode(sa, &sb);
 }
 
 /*
@@ -153,6 +160,40 @@ int cli_stdout_check(int n, char *const *inputs, bool none_is_stdin)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+int cli_inputs_distinct(int n, char *const *inputs)
+{
+	struct stat *st = calloc(n > 0 ? (size_t)n : 1, sizeof(*st));
+	bool *known = calloc(n > 0 ? (size_t)n : 1, sizeof(*known));
+	int status = st && known ? EXIT_OK : EXIT_RUNTIME;
+	if (status)
+		cli_error(NULL, VMSA_E_NOMEM, 0);
+	for (int i = 0; i < n && status == EXIT_OK; i++) {
+		bool in = !strcmp(inputs[i], "-");
+		/* (one that cannot be looked at is left to the analysis, which says why) */
+		known[i] = (in ? fstat(STDIN_FILENO, &st[i]) : stat(inputs[i], &st[i])) == 0;
+		for (int j = 0; j < i && status == EXIT_OK; j++) {
+			bool same = (in && !strcmp(inputs[j], "-")) ||
+				    (known[i] && known[j] && same_inode(&st[i], &st[j]));
+			if (!same)
+				continue;
+			if (!strcmp(inputs[i], inputs[j]))
+				fprintf(stderr, "vmscan-analyze: %s: given twice as an input (its "
+						"counts would be added twice); refused\n",
+					in ? "standard input" : inputs[i]);
+			else
+				fprintf(stderr, "vmscan-analyze: %s and %s are the same file, given "
+						"twice as an input (its counts would be added twice); "
+						"refused\n",
+					in ? "standard input" : inputs[i],
+					strcmp(inputs[j], "-") ? inputs[j] : "standard input");
+			status = EXIT_DUPLICATE;
+		}
+	}
+	free(st);
+	free(known);
+	return status;
 }
 
 int cli_out_check(const struct cli *c, const char *const *inputs, int n)
@@ -183,8 +224,9 @@ int cli_out_check(const struct cli *c, const char *const *inputs, int n)
 			}
 		for (int j = 0; j < n; j++)
 			if (same_file(o->path, exists ? &s : NULL, inputs[j])) {
-				fprintf(stderr, "vmscan-analyze: %s: the output of %s is also an input; "
-						"refused\n", o->path, o->option);
+				fprintf(stderr, "vmscan-analyze: %s: the output of %s is also an input%s; "
+						"refused\n", o->path, o->option,
+					strcmp(inputs[j], "-") ? "" : " (the file on standard input)");
 				return EXIT_USAGE;
 			}
 		if (exists && S_ISDIR(s.st_mode)) {
@@ -274,7 +316,7 @@ fail:
 	return cli_status(VMSA_E_IO, CLI_OUTPUT);
 }
 
-int cli_out_commit(struct cli_out *o)
+int cli_out_close(struct cli_out *o)
 {
 	if (!o->f)
 		return EXIT_OK;
@@ -288,18 +330,33 @@ int cli_out_commit(struct cli_out *o)
 		bad = true, e = errno;
 	if (fclose(f) && !bad)
 		bad = true, e = errno;
-	if (!bad && o->tmp && rename(o->tmp, o->dest))
-		bad = true, e = errno;
-	if (bad) {
+	if (!bad)
+		return EXIT_OK;
+	fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
+		strerror(e));
+	cli_out_abort(o);
+	return cli_status(VMSA_E_IO, CLI_OUTPUT);
+}
+
+int cli_out_rename(struct cli_out *o)
+{
+	int e = 0;
+	if (o->tmp && rename(o->tmp, o->dest)) {
+		e = errno;
 		fprintf(stderr, "vmscan-analyze: %s: cannot write %s: %s\n", o->path, o->option,
 			strerror(e));
-		if (o->tmp)
-			unlink(o->tmp);
+		unlink(o->tmp);
 	}
 	free(o->tmp);
 	free(o->dest);
 	o->tmp = o->dest = NULL;
-	return bad ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
+	return e ? cli_status(VMSA_E_IO, CLI_OUTPUT) : EXIT_OK;
+}
+
+int cli_out_commit(struct cli_out *o)
+{
+	int status = cli_out_close(o);
+	return status ? status : cli_out_rename(o);
 }
 
 void cli_out_abort(struct cli_out *o)

@@ -227,11 +227,10 @@ static int record_group(struct run *r, void *in)
 	for (int i = 0; i < g->n && !err && g->src[i]; i++) {
 		const struct vmsa_traits *t = vmsa_source_traits(g->src[i]);
 		struct vmsa_traits cut;
-		struct stat st;
-		/* a file stopped before its end (a pipe or a terminal has none
-		 * but the one a stop makes) */
-		if (g->cut && strcmp(g->paths[i], "-") && stat(g->paths[i], &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
+		/* an input stopped before its end: a file, and a pipe or a
+		 * terminal too, whose writer had not said it was done (a CI
+		 * job's SIGTERM cuts a pipe's trace as much as a file's) */
+		if (g->cut) {
 			cut = *t;
 			cut.stopped_before_end = 1;
 			t = &cut;
@@ -334,6 +333,17 @@ static inline __attribute__((always_inline)) int read_events(struct run *r, stru
 	const struct vmsa_event *e = &ev; /* a merge's points to its own */
 	bool hint = false;
 	bool due = false; /* the checks below wait for the events decoded ahead */
+	/* a signal that came before the reading began (while the inputs were
+	 * opened) is answered first: it is in seen, and a read that blocks
+	 * (a pipe whose writer waits) would never give the loop a look */
+	if (attention && *attention) {
+		int req = ask(r);
+		ret = req == VMSA_ANALYZE_STOP ? VMSA_ANALYZE_STOP : interim(r, req, record_group, g);
+		if (ret) {
+			progress_tell(&pg, r, n, true);
+			return ret;
+		}
+	}
 	for (;;) {
 		int which = 0;
 		int err = !merged ? vmsa_source_next_ref(g->src[0], &ev, &e)

@@ -44,6 +44,16 @@ struct vmsa_doc {
 	bool rows_read;
 };
 
+/* A path for messages: "totals.direct.writes.pages", "processes[3].pid". */
+struct vpath {
+	char buf[512];
+	size_t len;
+};
+
+static int check_shape(json_object *o, const struct vmsa_shape *s, struct vpath *p,
+		       bool rows_apart, char *why, size_t n);
+static bool hides_writes(json_object *o);
+
 void vmsa_doc_free(struct vmsa_doc *d)
 {
 	if (!d)
@@ -448,6 +458,22 @@ static int rows_from_text(struct vmsa_summary *sum, size_t *cap, struct list_tex
 			sum->rows = rows;
 			*cap = c;
 		}
+		/* a row not of its shape (a pid of -3, a count of 1.5) is left to
+		 * the tree, whose validation names it (vmsa_doc_validate()) */
+		const struct vmsa_field *rf =
+			vmsa_shape_member(&vmsa_summary_shape, kswapd ? "kswapd" : "processes",
+					  kswapd ? 6 : 9);
+		char why[8];
+		struct vpath vp = {.len = 0};
+		vp.buf[0] = '\0';
+		/* (nor is one whose null write pages hide writes: the rows
+		 * read apart merge a null and a number to the number, the
+		 * tree as "sum, null if a null hides writes" says) */
+		if (!rf || check_shape(o, rf->shape, &vp, false, why, sizeof(why)) ||
+		    hides_writes(o)) {
+			json_object_put(o);
+			return 1;
+		}
 		int err = read_row(sum, o, kswapd);
 		bool exact = !err && row_is_exact(sum, sum->rows[sum->nrows - 1], o, p, ve, w);
 		json_object_put(o);
@@ -519,6 +545,11 @@ static int parse_doc(struct vmsa_doc **out, const char *path, bool rows)
 	char *text = read_text(path, &n);
 	if (!text)
 		return errno == ENOMEM ? VMSA_E_NOMEM : errno == EILSEQ ? VMSA_E_CORRUPT : VMSA_E_IO;
+	if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+		/* a UTF-8 byte order mark (an editor's): not JSON, skipped */
+		memmove(text, text + 3, n - 3 + 1);
+		n -= 3;
+	}
 	const char *why;
 	if (vmsa_json_bad_number(text, n, &why)) {
 		/* (json-c reads NaN, keeps 2^64 - 1 for 2^64 + 5: not a summary's values) */
@@ -888,6 +919,7 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 		return 0;
 	case VMSA_MERGE_SUM:
 	case VMSA_MERGE_SUM_UNKNOWN:
+	case VMSA_MERGE_SUM_WRITES:
 	case VMSA_MERGE_MIN:
 	case VMSA_MERGE_MAX:
 		if (is_int(dv)) {
@@ -905,11 +937,64 @@ static int merge_value(jo *d, const char *key, jo *sv, const struct vmsa_field *
 	}
 }
 
+/* The integer member key of the object o; false when it is null, absent or no integer. */
+static bool int_member(jo *o, const char *key, uint64_t *v)
+{
+	jo *m = NULL;
+	if (!json_object_object_get_ex(o, key, &m) || !m || !is_int(m))
+		return false;
+	*v = json_object_get_uint64(m);
+	return true;
+}
+
+/*
+ * Whether the null of key (a VMSA_MERGE_SUM_WRITES field) in the writes
+ * object w hides writes: its write counts are unknown (file_async or
+ * anon_async null: a line of a write event was rejected), or, for pages,
+ * it counted writes whose pages the events did not carry.  A null that
+ * hides nothing (no write in this context; a sync count of a kernel that
+ * cannot write synchronously) is 0 where the other input has a number.
+ */
+static bool writes_hidden(jo *w, const char *key)
+{
+	jo *v = NULL;
+	if (!json_object_object_get_ex(w, key, &v) || v)
+		return false;
+	uint64_t fa, aa, fs = 0, as = 0;
+	if (!int_member(w, "file_async", &fa) || !int_member(w, "anon_async", &aa))
+		return true;
+	if (strcmp(key, "pages"))
+		return false;
+	int_member(w, "file_sync", &fs);
+	int_member(w, "anon_sync", &as);
+	return fa || aa || fs || as;
+}
+
 static int merge_obj(jo *d, jo *s, const struct vmsa_shape *shape)
 {
+	/* (looked at before any member of d is merged: the counts of d
+	 * before s's were added say what d's nulls hide) */
+	enum { MAX_WRITES_NULLS = 8 };
+	const char *hidden[MAX_WRITES_NULLS];
+	size_t nhidden = 0;
+	for (size_t i = 0; shape && i < shape->n; i++) {
+		const struct vmsa_field *f = &shape->members[i];
+		if (f->key && f->merge == VMSA_MERGE_SUM_WRITES && nhidden < MAX_WRITES_NULLS &&
+		    (writes_hidden(d, f->key) || writes_hidden(s, f->key)))
+			hidden[nhidden++] = f->key;
+	}
 	json_object_object_foreach(s, key, sv)
 	{
 		const struct vmsa_field *f = shape ? vmsa_shape_member(shape, key, strlen(key)) : NULL;
+		bool hide = false;
+		for (size_t i = 0; f && f->merge == VMSA_MERGE_SUM_WRITES && i < nhidden; i++)
+			hide |= !strcmp(hidden[i], key);
+		if (hide) {
+			/* a number beside a null that hides writes would pass for
+			 * the sum: what one input could not count, the sum cannot */
+			json_object_object_add(d, key, NULL);
+			continue;
+		}
 		int err = merge_value(d, key, sv, f);
 		if (err)
 			return err;
@@ -1982,4 +2067,156 @@ int vmsa_summary_from_doc(struct vmsa_summary **out, const struct vmsa_doc *d)
 fail:
 	vmsa_summary_free(sum);
 	return err;
+}
+
+/* ---- validation --------------------------------------------------------- */
+
+/* key appended (index < 0), or "[index]"; the length before, to cut back to */
+static size_t vpath_push(struct vpath *p, const char *key, long index)
+{
+	size_t at = p->len;
+	int n = index >= 0 || !key
+			? snprintf(p->buf + at, sizeof(p->buf) - at, "[%ld]", index)
+			: snprintf(p->buf + at, sizeof(p->buf) - at, "%s%s", at ? "." : "", key);
+	if (n > 0)
+		p->len = at + (size_t)n < sizeof(p->buf) ? at + (size_t)n : sizeof(p->buf) - 1;
+	return at;
+}
+
+static int bad(char *why, size_t n, const struct vpath *p, const char *what)
+{
+	snprintf(why, n, "%s: %s", p->len ? p->buf : "(the document)", what);
+	return VMSA_E_CORRUPT;
+}
+
+static int check_shape(jo *o, const struct vmsa_shape *s, struct vpath *p, bool rows_apart,
+		       char *why, size_t n);
+
+/* The value v of a field f (present): its type, its range, its members. */
+static int check_value(jo *v, const struct vmsa_field *f, struct vpath *p, char *why, size_t n)
+{
+	if (!v)
+		return f->nullable ? 0 : bad(why, n, p, "null, where the schema wants a value");
+	switch (f->unit) {
+	case VMSA_UNIT_COUNT:
+	case VMSA_UNIT_PAGES:
+	case VMSA_UNIT_NS:
+	case VMSA_UNIT_ID:
+		/* an integer from 0 to 2^64 - 1 (vmsa_json_bad_number() refused
+		 * larger ones): not 1.5, "246", true or -1 */
+		if (!json_object_is_type(v, json_type_int))
+			return bad(why, n, p, json_object_is_type(v, json_type_double)
+						  ? "not an integer"
+						  : "not a number, where the schema wants an integer");
+		if (json_object_get_int64(v) < 0)
+			return bad(why, n, p, "negative, where the schema wants 0 or more");
+		return 0;
+	case VMSA_UNIT_FLAG:
+		return json_object_is_type(v, json_type_boolean)
+			       ? 0
+			       : bad(why, n, p, "not true or false");
+	case VMSA_UNIT_TEXT:
+		return json_object_is_type(v, json_type_string) ? 0 : bad(why, n, p, "not a string");
+	case VMSA_UNIT_OBJECT:
+		if (!json_object_is_type(v, json_type_object))
+			return bad(why, n, p, "not an object");
+		return f->shape ? check_shape(v, f->shape, p, false, why, n) : 0;
+	case VMSA_UNIT_LIST:
+		if (!json_object_is_type(v, json_type_array))
+			return bad(why, n, p, "not a list");
+		break;
+	}
+	size_t len = json_object_array_length(v);
+	/* a list of values (notes: "*" of a unit), or of objects of the shape */
+	const struct vmsa_field *each =
+		f->shape && f->shape->n == 1 && f->shape->members[0].key &&
+				!strcmp(f->shape->members[0].key, "*")
+			? &f->shape->members[0]
+			: NULL;
+	for (size_t i = 0; i < len; i++) {
+		jo *e = json_object_array_get_idx(v, i);
+		size_t at = vpath_push(p, NULL, (long)i);
+		int err;
+		if (each)
+			err = check_value(e, each, p, why, n);
+		else if (!e || !json_object_is_type(e, json_type_object))
+			err = bad(why, n, p, "not an object");
+		else
+			err = f->shape ? check_shape(e, f->shape, p, false, why, n) : 0;
+		p->len = at;
+		p->buf[at] = '\0';
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The members of the shape s (and of the shapes it includes) in o:
+ * required ones there, each of its type.  rows_apart: the root's task
+ * rows were read apart (or left out): their lists may be missing. */
+static int check_shape(jo *o, const struct vmsa_shape *s, struct vpath *p, bool rows_apart,
+		       char *why, size_t n)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct vmsa_field *f = &s->members[i];
+		int err = 0;
+		if (!f->key) {
+			err = f->shape ? check_shape(o, f->shape, p, false, why, n) : 0;
+		} else if (!strcmp(f->key, "*")) {
+			json_object_object_foreach(o, key, v)
+			{
+				size_t at = vpath_push(p, key, -1);
+				err = check_value(v, f, p, why, n);
+				p->len = at;
+				p->buf[at] = '\0';
+				if (err)
+					break;
+			}
+		} else {
+			jo *v = NULL;
+			size_t at = vpath_push(p, f->key, -1);
+			if (!json_object_object_get_ex(o, f->key, &v)) {
+				bool rows = rows_apart && (!strcmp(f->key, "processes") ||
+							   !strcmp(f->key, "kswapd"));
+				if (!f->optional && !rows)
+					err = bad(why, n, p, "missing (a required field)");
+			} else {
+				err = check_value(v, f, p, why, n);
+			}
+			p->len = at;
+			p->buf[at] = '\0';
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int vmsa_doc_validate(const struct vmsa_doc *d, char *why, size_t n)
+{
+	if (!d || !d->root)
+		return VMSA_E_INVAL;
+	struct vpath p = {.len = 0};
+	p.buf[0] = '\0';
+	return check_shape(d->root, &vmsa_summary_shape, &p, d->rows_read || d->rows_left_out,
+			   why, n);
+}
+
+/* Whether a writes object in o (at any depth) has a null that hides writes
+ * (writes_hidden()). */
+static bool hides_writes(jo *o)
+{
+	json_object_object_foreach(o, key, v)
+	{
+		if (!v || !json_object_is_type(v, json_type_object))
+			continue;
+		if (!strcmp(key, "writes")) {
+			if (writes_hidden(v, "pages") || writes_hidden(v, "file_sync") ||
+			    writes_hidden(v, "anon_sync"))
+				return true;
+		} else if (hides_writes(v)) {
+			return true;
+		}
+	}
+	return false;
 }

@@ -313,10 +313,10 @@ const struct vmsa_note vmsa_notes[] = {
 			"write counts are unknown, not 0."},
 	 .count = writes_rejected},
 	{NOTE("stopped_before_end",
-	      "the analysis was stopped before the end of a file it read "
+	      "the analysis was stopped before the end of an input it read "
 	      "(sources[].traits.stopped_before_end): the counts are of the part read"),
 	 .report = {"the analysis was stopped before the end of ",
-		    " input file(s): the counts above are of the part read."},
+		    " input(s): the counts above are of the part read."},
 	 .count = stopped_before_end},
 	{NOTE("timestamps_integer",
 	      "timestamps are integers, taken as nanoseconds (traits.timestamps_integer): right "

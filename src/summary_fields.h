@@ -22,6 +22,10 @@
 enum vmsa_merge {
 	VMSA_MERGE_SUM,		/* counters add (a null and a number: the number) */
 	VMSA_MERGE_SUM_UNKNOWN,	/* counters add; null when either is null */
+	/* counters add; a null and a number give the number only where the
+	 * null's writes object has nothing it could not count (no write whose
+	 * pages were not carried, its write counts known), else null */
+	VMSA_MERGE_SUM_WRITES,
 	VMSA_MERGE_MIN,
 	VMSA_MERGE_MAX,
 	VMSA_MERGE_FIRST,	/* the first summary's value (names, versions, ids) */
@@ -96,6 +100,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 #define VF_SUM(u) VF_RULE(u, SUM)
 #define VF_SUM_NULL(u) VF_RULE_NULL(u, SUM)
 #define VF_SUM_UNKNOWN(u) VF_RULE_NULL(u, SUM_UNKNOWN)
+#define VF_SUM_WRITES(u) VF_RULE_NULL(u, SUM_WRITES)
 #define VF_FIRST(u) VF_RULE(u, FIRST)
 #define VF_FIRST_NULL(u) VF_RULE_NULL(u, FIRST)
 #define VF_OBJ(s) .unit = VMSA_UNIT_OBJECT, .merge = VMSA_MERGE_OBJECT, .shape = &s
@@ -132,12 +137,12 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	  "rejected (note writes_unknown)", kn.writes ? u64(c->write[1][0]) : VMSA_JNULL)              \
 	X("anon_async", VF_SUM_UNKNOWN(COUNT), "asynchronous anon page writes (events); null as " \
 	  "file_async", kn.writes ? u64(c->write[0][0]) : VMSA_JNULL)                                  \
-	X("file_sync", VF_SUM_NULL(COUNT),                                                     \
+	X("file_sync", VF_SUM_WRITES(COUNT),                                                     \
 	  "synchronous file page writes; null when the kernel cannot write synchronously, "   \
 	  "and as file_async", kn.sync && kn.writes ? u64(c->write[1][1]) : VMSA_JNULL)                \
-	X("anon_sync", VF_SUM_NULL(COUNT), "synchronous anon page writes; null as file_sync",   \
+	X("anon_sync", VF_SUM_WRITES(COUNT), "synchronous anon page writes; null as file_sync",   \
 	  kn.sync && kn.writes ? u64(c->write[0][1]) : VMSA_JNULL)                                     \
-	X("pages", VF_SUM_NULL(PAGES),                                                         \
+	X("pages", VF_SUM_WRITES(PAGES),                                                       \
 	  "pages written; null unless the events carry nr_pages, and as file_async",           \
 	  kn.writes && c->write_events_with_pages ? u64(c->write_pages) : VMSA_JNULL)
 
@@ -349,7 +354,7 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /* an lru= name this tool does not know: its slot n of struct vmsa_traits */
 #define VMSA_LRU_NAME_FIELDS(X)                                                         \
 	X("name", VF_FIRST(TEXT), "as the trace printed it; `(other names)`: the names past " \
-	  "the first 15", VMSA_JSTR(n->name))                                \
+	  "the first 15", str_utf8(n->name, strlen(n->name)))                            \
 	X("isolations", VF_FIRST(COUNT), "lru_isolate events of the list", u64(n->count)) \
 	X("nr_scanned", VF_FIRST(PAGES), "their nr_scanned, counted in pages_scanned",   \
 	  u64(n->pages))
@@ -410,8 +415,9 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	   "lines of write events (writepage, write_folio) rejected, when any: the write " \
 	   "counts are null (note writes_unknown)", u64_any(t->writes_rejected))           \
 	XO("stopped_before_end", VF_FIRST(FLAG),                                          \
-	   "true when the analysis was stopped (SIGINT twice, SIGTERM) before the end of " \
-	   "this file: its counts are of the part read (note stopped_before_end)",         \
+	   "true when the analysis was stopped (SIGINT twice, SIGTERM, SIGHUP) before "    \
+	   "the end of this input (a file, or a pipe whose writer had not finished): its " \
+	   "counts are of the part read (note stopped_before_end)",                        \
 	   t->stopped_before_end ? VMSA_JBOOL(1) : VMSA_JNULL)                     \
 	XO("tracedat_short", VF_FIRST(COUNT),                                             \
 	   "trace.dat: the CPUs (of all its buffers) whose records were not read to the "  \

@@ -32,6 +32,7 @@ static const char *merge_name(enum vmsa_merge m)
 	static const char *const names[] = {
 		[VMSA_MERGE_SUM] = "sum",
 		[VMSA_MERGE_SUM_UNKNOWN] = "sum, null if either is",
+		[VMSA_MERGE_SUM_WRITES] = "sum, null if a null hides writes",
 		[VMSA_MERGE_MIN] = "minimum",
 		[VMSA_MERGE_MAX] = "maximum",
 		[VMSA_MERGE_FIRST] = "first input's",

@@ -712,6 +712,16 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len);
 int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind);
 
 /**
+ * vmsa_input_detect_fd() - vmsa_input_detect_path("-") of the descriptor
+ * @fd: VMSA_INPUT_SUMMARY when what @fd reads (a regular file from where it
+ * stands, a pipe without taking a byte of it) is a JSON summary, else
+ * VMSA_INPUT_TEXT.  For a pipe given by a path (/dev/fd/N, /dev/stdin: the
+ * caller opens it and keeps it open while the path is read again).
+ * Returns 0.
+ */
+int vmsa_input_detect_fd(int fd, enum vmsa_input_kind *kind);
+
+/**
  * vmsa_input_head() - the first bytes of what the regular file at @path
  * holds: up to @cap of them into @buf, decompressed when the file is
  * compressed with gzip, xz or zstd; their number in *@n.  Returns 0,
@@ -1134,6 +1144,18 @@ int vmsa_doc_write(FILE *f, const struct vmsa_doc *d, int pretty);
 int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v);
 /* 1 when the document's notes have one of @key ("key: text"), else 0. */
 int vmsa_doc_has_note(const struct vmsa_doc *d, const char *key);
+
+/**
+ * vmsa_doc_validate() - whether @d (a summary read from a file) holds what
+ * the schema says (docs/summary.schema.json): every required field, each
+ * of its type (counts, pages, ns and ids integers from 0 to 2^64 - 1;
+ * flags true or false; text strings; objects and lists of their members),
+ * null only where a field may be.  Task rows read apart (or left out) are
+ * not looked at again.  Returns 0, or VMSA_E_CORRUPT with "path: what is
+ * wrong" in @why (@n bytes; "totals.direct.writes.pages: null, ..."),
+ * VMSA_E_INVAL without a document.
+ */
+int vmsa_doc_validate(const struct vmsa_doc *d, char *why, size_t n);
 /* Frees a document (NULL is fine). */
 void vmsa_doc_free(struct vmsa_doc *d);
 

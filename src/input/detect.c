@@ -36,7 +36,9 @@ enum vmsa_input_kind vmsa_input_detect(const void *head, size_t len)
 	if (len >= sizeof(perfdata_magic) - 1 &&
 	    memcmp(b, perfdata_magic, sizeof(perfdata_magic) - 1) == 0)
 		return VMSA_INPUT_PERFDATA;
-	size_t i = skip_space(b, len);
+	/* (a UTF-8 byte order mark, as some editors save JSON, is skipped) */
+	size_t bom = len >= 3 && !memcmp(b, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	size_t i = bom + skip_space(b + bom, len - bom);
 	return i < len && b[i] == '{' ? VMSA_INPUT_SUMMARY : VMSA_INPUT_TEXT;
 }
 
@@ -171,11 +173,11 @@ static int pipe_head(const unsigned char *b, size_t n, bool *compressed)
 }
 
 /* A pipe for tee(2) as large as standard input's; its size in *cap */
-static int side_pipe(int p[2], size_t *cap)
+static int side_pipe(int fd, int p[2], size_t *cap)
 {
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
 		return -1;
-	int want = fcntl(STDIN_FILENO, F_GETPIPE_SZ);
+	int want = fcntl(fd, F_GETPIPE_SZ);
 	if (want > 0)
 		fcntl(p[1], F_SETPIPE_SZ, want); /* (else the default size) */
 	int have = fcntl(p[1], F_GETPIPE_SZ);
@@ -184,7 +186,7 @@ static int side_pipe(int p[2], size_t *cap)
 }
 
 /*
- * Whether standard input holds a JSON summary (its first byte after white
+ * Whether fd (standard input, or a pipe opened by its path) holds a JSON summary (its first byte after white
  * space is '{', once decompressed when it is gzip, xz or zstd), found
  * without taking a byte of it: a regular file is read with pread() from
  * where it stands, a pipe's bytes are copied with tee(2), which leaves them
@@ -198,32 +200,32 @@ static int side_pipe(int p[2], size_t *cap)
  * Anything else (a terminal, a socket), a pipe that tells nothing by then,
  * a signal, or an error: not a summary.
  */
-static bool stdin_is_summary(void)
+static bool fd_is_summary(int fd)
 {
 	struct stat st;
-	if (fstat(STDIN_FILENO, &st))
+	if (fstat(fd, &st))
 		return false;
 	if (S_ISREG(st.st_mode)) { /* (read from where it stands, which is put back) */
-		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+		off_t at = lseek(fd, 0, SEEK_CUR);
 		if (at < 0)
 			return false;
 		enum vmsa_input_kind kind;
-		int err = kind_of(STDIN_FILENO, compression_at(STDIN_FILENO, at), &kind);
-		return lseek(STDIN_FILENO, at, SEEK_SET) == at && !err && kind == VMSA_INPUT_SUMMARY;
+		int err = kind_of(fd, compression_at(fd, at), &kind);
+		return lseek(fd, at, SEEK_SET) == at && !err && kind == VMSA_INPUT_SUMMARY;
 	}
 	if (!S_ISFIFO(st.st_mode))
 		return false;
 	int p[2];
 	size_t cap;
-	if (side_pipe(p, &cap))
+	if (side_pipe(fd, p, &cap))
 		return false;
 	unsigned char *buf = malloc(cap);
 	bool summary = false;
 	for (unsigned waits = 0, last = 0; buf;) {
-		ssize_t n = tee(STDIN_FILENO, p[1], cap, SPLICE_F_NONBLOCK);
+		ssize_t n = tee(fd, p[1], cap, SPLICE_F_NONBLOCK);
 		if (n < 0 && errno == EAGAIN) {
 			/* nothing in the pipe yet: wait for the writer */
-			struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
+			struct pollfd pf = {.fd = fd, .events = POLLIN};
 			if (poll(&pf, 1, -1) < 0)
 				break; /* (a signal: the caller's to answer) */
 			continue;
@@ -241,7 +243,7 @@ static bool stdin_is_summary(void)
 		/* not enough to tell: the rest is on its way, unless the writer
 		 * is gone (then what it wrote after the tee is looked at once
 		 * more) or no more can come before the pipe is read */
-		struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
 		if (last || got >= (compressed ? cap : 4096) || (!compressed && ++waits >= 1000))
 			break;
 		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))) {
@@ -262,7 +264,7 @@ int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 {
 	*kind = VMSA_INPUT_TEXT;
 	if (strcmp(path, "-") == 0) {
-		if (stdin_is_summary())
+		if (fd_is_summary(STDIN_FILENO))
 			*kind = VMSA_INPUT_SUMMARY;
 		return 0;
 	}
@@ -275,6 +277,12 @@ int vmsa_input_detect_path(const char *path, enum vmsa_input_kind *kind)
 	close(fd);
 	errno = saved;
 	return err;
+}
+
+int vmsa_input_detect_fd(int fd, enum vmsa_input_kind *kind)
+{
+	*kind = fd_is_summary(fd) ? VMSA_INPUT_SUMMARY : VMSA_INPUT_TEXT;
+	return 0;
 }
 
 int vmsa_input_head(const char *path, void *buf, size_t cap, size_t *n)

@@ -44,6 +44,21 @@ static jo *str_utf8(const char *s, size_t n)
 	return r;
 }
 
+/* add(), the key a name of the input's (an event's, a buffer's): bytes
+ * that are not UTF-8 become U+FFFD, as in str_utf8() */
+static void add_name(jo *o, const char *k, jo *v)
+{
+	size_t n = strlen(k);
+	char *b = malloc(n * 3 + 1);
+	if (!b) {
+		json_object_put(v);
+		return;
+	}
+	b[vmsa_utf8_fix(b, k, n)] = '\0';
+	json_object_object_add(o, b, v);
+	free(b);
+}
+
 /*
  * The objects are filled from the lists of summary_fields.h, member by
  * member in the table's order: PUT adds a member, PUT_OPT one that is
@@ -246,7 +261,7 @@ static jo *names_obj(const struct vmsa_name_count *tab, bool lru)
 		else if (lru)
 			json_object_array_add(o, lru_name_obj(&tab[i]));
 		else
-			add(o, tab[i].name, u64(tab[i].count));
+			add_name(o, tab[i].name, u64(tab[i].count));
 	return o;
 }
 
@@ -267,7 +282,7 @@ static jo *buffers_obj(const struct vmsa_traits *t)
 	add(o, VMSA_TOP_BUFFER, u64(top));
 	for (int i = 0; i < VMSA_NAME_COUNTS; i++)
 		if (in[i].name[0] && strcmp(in[i].name, VMSA_TOP_BUFFER))
-			add(o, in[i].name, u64(in[i].count));
+			add_name(o, in[i].name, u64(in[i].count));
 	return o;
 }
 
@@ -283,7 +298,8 @@ static jo *kernel_release(const struct vmsa_traits *t, bool dat)
 	char release[64] = "";
 	if (dat && sscanf(t->uname, "%*s %*s %63s", release) != 1)
 		release[0] = '\0';
-	return release[0] ? json_object_new_string(release) : NULL;
+	/* (bytes of the file: a damaged one's are not UTF-8) */
+	return release[0] ? str_utf8(release, strlen(release)) : NULL;
 }
 
 static jo *lost_per_cpu(const struct vmsa_traits *t, bool dat)
