@@ -583,9 +583,10 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
  * analyzer reads the file itself.
  *
  * A message is a struct msg and len bytes (a multiple of 8):
- *   M_READY   nothing: the child runs (first, before it opens the file: a
- *             reader program that never says it is not one, and a child is
- *             forked instead);
+ *   M_READY   struct hello: the child runs (first, before it opens the
+ *             file), and which build it is: a reader program that does not
+ *             say it, or says another build (whose structures may be laid
+ *             out otherwise), is not one, and a child is forked instead;
  *   M_OPENED  the traits and counts after opening (the file's uname, CPUs...);
  *   M_DESC    int32 id, 4 bytes, the description (vmsa_bin_desc_size bytes);
  *   M_COMM    struct comm_msg, the name: the task name of the records of
@@ -597,7 +598,9 @@ static int reader_next(struct vmsa_tracedat *td, struct vmsa_event *ev, uint64_t
  *   M_TAIL    struct tail_msg: what the end of the file says (before M_END);
  *   M_END     nothing: every record was sent;
  *   M_ERROR   int32: VMSA_E_CORRUPT or VMSA_E_NOMEM.
- * Parent and child are one program image, so the structures go as they are.
+ * Parent and child are one build of the library (a forked child is the
+ * same image; a reader program says it is in M_READY), so the structures go
+ * as they are.
  */
 enum msg_kind {
 	M_OPENED = 1, M_DESC, M_COMM, M_RECORD, M_LOST, M_END, M_ERROR, M_READY, M_BUFFER, M_TAIL
@@ -631,6 +634,29 @@ struct lost_msg {
 	int32_t cpu;
 	int32_t buffer;
 };
+
+/* M_READY's body: what the analyzer's end must find the same in the
+ * reader's, or the reader is of another build */
+struct hello {
+	char magic[8];		/* "vmsa-rd" */
+	uint32_t protocol;	/* HELLO_PROTOCOL: the messages' kinds and bodies */
+	uint32_t abi;		/* VMSA_ABI_VERSION (docs/abi.md) */
+	/* the sizes of what goes as it is */
+	uint32_t traits, counts, rec, lost, comm, tail;
+	char version[16];	/* VMSA_VERSION */
+};
+#define HELLO_PROTOCOL 2	/* (1: M_READY had no body) */
+
+static struct hello hello_of_this_build(void)
+{
+	struct hello h = {.magic = "vmsa-rd", .protocol = HELLO_PROTOCOL, .abi = VMSA_ABI_VERSION,
+			  .traits = sizeof(struct vmsa_traits),
+			  .counts = sizeof(struct vmsa_source_counts),
+			  .rec = sizeof(struct rec_msg), .lost = sizeof(struct lost_msg),
+			  .comm = sizeof(struct comm_msg), .tail = sizeof(struct tail_msg)};
+	snprintf(h.version, sizeof(h.version), "%s", VMSA_VERSION);
+	return h;
+}
 
 #define COMM_MAX 4096		/* (sent cut there: past VMSA_COMM_MAX the records are rejected anyway) */
 #define DATA_MAX (1u << 16)	/* bytes of a record decoding reads, at most (need) */
@@ -785,7 +811,8 @@ static __attribute__((noreturn)) void child_main(struct vmsa_tracedat *td, const
 	if (!o || !(o->b = malloc(OUT_CAP)))
 		_exit(5);
 	o->fd = fd;
-	put(o, M_READY, 0);
+	struct hello h = hello_of_this_build();
+	memcpy(put(o, M_READY, sizeof(h)), &h, sizeof(h));
 	flush(o);
 	int err = reader_open(td, path);
 	if (err) {
@@ -1041,12 +1068,15 @@ static int next_msg(struct child *ch, struct msg *m, const char **body)
 	return 0;
 }
 
-/* Whether the child's first message says it runs (M_READY). */
+/* Whether the child's first message says it runs (M_READY), as a reader
+ * of this very build. */
 static bool child_ready(struct child *ch)
 {
 	struct msg m;
 	const char *body;
-	return !next_msg(ch, &m, &body) && m.kind == M_READY && m.len == 0;
+	struct hello h = hello_of_this_build();
+	return !next_msg(ch, &m, &body) && m.kind == M_READY && m.len == pad8(sizeof(h)) &&
+	       memcmp(body, &h, sizeof(h)) == 0;
 }
 
 /* What a message that is not the one expected says of the child: the error
