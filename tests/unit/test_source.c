@@ -819,6 +819,34 @@ START_TEST(test_tracedat_reader_missing)
 }
 END_TEST
 
+/* A reader program of another build (here: one that speaks the protocol of
+ * before the handshake, M_READY without a body, then says the file is
+ * corrupt) is not trusted: a child is forked, and the file reads as it
+ * does here.  Without the handshake the file was "corrupt". */
+START_TEST(test_tracedat_reader_of_another_build)
+{
+	char dir[] = "/tmp/vmsa-reader-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char prog[sizeof(dir) + 16], mark[sizeof(dir) + 16];
+	snprintf(prog, sizeof(prog), "%s/reader", dir);
+	snprintf(mark, sizeof(mark), "%s/ran", dir);
+	FILE *f = fopen(prog, "w");
+	ck_assert_ptr_nonnull(f);
+	/* M_READY (8), len 0; M_ERROR (7), len 8, VMSA_E_CORRUPT (-8) */
+	fprintf(f, "#!/bin/sh\n: > %s\n"
+		   "printf '\\010\\000\\000\\000\\000\\000\\000\\000"
+		   "\\007\\000\\000\\000\\010\\000\\000\\000\\370\\377\\377\\377\\000\\000\\000\\000'\n"
+		   "cat > /dev/null\n", mark);
+	fclose(f);
+	ck_assert_int_eq(chmod(prog, 0755), 0);
+	tracedat_both_ways(FIXTURES_DIR "/6.12/dirty-swap/upstream/trace.dat", prog);
+	ck_assert_msg(access(mark, F_OK) == 0, "the reader program was not run");
+	unlink(mark);
+	unlink(prog);
+	rmdir(dir);
+}
+END_TEST
+
 /* The pid of the line after an event, read ahead (a hint for the task table). */
 START_TEST(test_peek_next_pid)
 {
@@ -872,6 +900,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_tracedat_child_vs_here);
 	tcase_add_test(tc, test_tracedat_reader_vs_here);
 	tcase_add_test(tc, test_tracedat_reader_missing);
+	tcase_add_test(tc, test_tracedat_reader_of_another_build);
 	tcase_add_test(tc, test_tracedat_reader_keeps_reading);
 	tcase_add_test(tc, test_peek_next_pid);
 	suite_add_tcase(s, tc);
