@@ -16,14 +16,9 @@ import sys
 import textwrap
 import time
 
+from checks import check, exit_status
+
 TOOL = SRC = WORK = None
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append((name, bool(cond)))
-    if not cond:
-        print("FAIL %s %s" % (name, detail))
 
 
 def run(args, stdin=None, data=None):
@@ -1041,10 +1036,7 @@ def main():
               test_summary_on_stdin, test_compressed_summary,
               test_compressed_summary_on_a_pipe):
         t()
-    passed = sum(1 for _, ok in results if ok)
-    failed = len(results) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -37,13 +37,9 @@ import sys
 import threading
 import xml.etree.ElementTree as ET
 
+from checks import check, exit_status
+
 TOOL = SRC = WORK = None
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print("%s %s%s" % ("ok  " if cond else "FAIL", name, "" if cond else "  " + str(detail)[:600]))
 
 
 def run(args, data=b"", cwd=None, stdout=None):
@@ -769,9 +765,7 @@ def main():
     test_check_fails_closed(names)
     test_no_silent_options(names, summary)
     test_readme_ci()
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -30,12 +30,7 @@ import xml.etree.ElementTree as ET
 
 from scipy import stats
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 D, K, T = "totals.direct.", "totals.kswapd.", "totals."
@@ -405,8 +400,7 @@ def main():
     r = run(tool, ["--group", "only=" + ",".join(gpaths)])
     check("--group alone makes a table", r.returncode == 0 and r.stdout.split()[0] == "only")
 
-    print("%d passed, %d failed" % (results.count(True), results.count(False)))
-    sys.exit(0 if all(results) else 1)
+    sys.exit(exit_status())
 
 
 if __name__ == "__main__":

@@ -18,12 +18,7 @@ import shutil
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:300]))
+from checks import check, exit_status
 
 
 def options(src):
@@ -99,8 +94,7 @@ def main():
     got = complete(src, work, ["vmscan-analyze", "merge", "o"])
     check("an input completes files", got == ["other.json"], got)
 
-    print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
-    sys.exit(0 if all(results) else 1)
+    sys.exit(exit_status())
 
 
 main()

@@ -12,12 +12,7 @@ import shutil
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 def main():
@@ -80,9 +75,7 @@ def main():
                         os.path.join(prefix, "share", "bash-completion", "completions",
                                      "vmscan-analyze")], capture_output=True, text=True)
     check("bash completes --form to --format", r.stdout.strip() == "--format", r.stdout)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -35,15 +35,11 @@ import shutil
 import subprocess
 import sys
 
-results = []
+from checks import check, exit_status
+
 
 LINE = re.compile(r"^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:\S+\s+)?"
                   r"(\d+\.\d+):\s+(mm_vmscan_\w+|mm_shrink_slab_\w+):")
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
 
 
 def events(path):
@@ -344,9 +340,7 @@ def main():
     sort_top(tool, txt)
     instances(tool, src, work)
     usage(tool, txt)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -77,19 +77,13 @@ import re
 import subprocess
 import sys
 
-results = []
-
+from checks import check, exit_status
 
 
 def said_lost(doc):
     """Events lost as a summary's lost-event markers said them (input.events_lost
     is null when a marker said no number)."""
     return sum(s["events_lost"] for s in doc["input"]["sources"])
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)))
-
 
 def counters(path):
     out = {}
@@ -714,9 +708,7 @@ def main():
         else:
             check("%s: no flush-forward requests" % label,
                   t["flusher_wakeups"]["flush_forward"]["count"] == 0)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

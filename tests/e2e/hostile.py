@@ -23,12 +23,7 @@ import subprocess
 import sys
 import threading
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[-600:]))
+from checks import check, exit_status
 
 
 def main():
@@ -121,9 +116,7 @@ def main():
                   for p in j["processes"]), (len(j["processes"]), t.get("tasks_folded")))
     check("a million pids: peak memory %d MiB, bounded (< 600 MiB)" % (rss_kib // 1024),
           rss_kib < 600 * 1024)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

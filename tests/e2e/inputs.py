@@ -24,12 +24,7 @@ import shutil
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 def run(tool, args, stdin=None):
@@ -284,9 +279,7 @@ def main():
     test_compressed(tool, src, work)
     test_split(tool, src, work)
     test_on_demand(tool, src, work)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if all(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

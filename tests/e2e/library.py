@@ -21,12 +21,7 @@ import shutil
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 def declared(header):
@@ -108,9 +103,7 @@ def main():
         out = subprocess.run([exe, fixture], capture_output=True, text=True)
         check("%s: the example prints the summary's numbers" % kind,
               out.returncode == 0 and out.stdout == expect, (out.stdout, expect, out.stderr))
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -41,15 +41,11 @@ import time
 import urllib.error
 import urllib.request
 
-results = []
+from checks import check, exit_status
+
 
 # le bounds: 2^k - 1 ns for k = 10..40, then +Inf
 BOUNDS = [(1 << k) - 1 for k in range(10, 41)]
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
 
 
 def le_text(ns):
@@ -577,9 +573,7 @@ def main():
             meta = json.load(open(os.path.join(d, "metadata.json")))
             check_capture(tool, src, work, d, meta.get("lru_gen") == "off" and
                           meta["kernel_release"].startswith("6.1."))
-        passed = sum(results)
-        print("%d passed, %d failed" % (passed, len(results) - passed))
-        return 0 if passed == len(results) else 1
+        return exit_status()
     tool, src, work = sys.argv[1:4]
     missing = [t for t in ("promtool", "prometheus-node-exporter") if not shutil.which(t)]
     try:
@@ -619,9 +613,7 @@ def main():
         [tool, "-q", "-f", "json", up], capture_output=True, text=True, check=True).stdout), work)
     interval_stream(tool, src, work)
     listen_stream(tool, src, work)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

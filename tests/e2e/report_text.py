@@ -16,12 +16,7 @@ import os
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 def line(comm, pid, cpu, ts, event, fields):
@@ -275,9 +270,7 @@ def main():
     check("... not for timestamps with a fraction",
           not any(n.startswith("timestamps_integer:") for n in json.loads(js)["notes"]), js[:200])
 
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -21,12 +21,7 @@ import re
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:400]))
+from checks import check, exit_status
 
 
 EV = re.compile(r"-(\d+)\s+\[\d+\].*?: (mm_vmscan_\w+):")
@@ -378,9 +373,7 @@ def main():
     r = run_check(["--thresholds", tf, jsons[0]])
     check("check: thresholds from a file, on a JSON summary",
           r.returncode in (0, 8) and r.stdout.count(b"\n") == 2, r.stdout)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

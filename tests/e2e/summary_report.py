@@ -24,12 +24,7 @@ import shutil
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 def out(tool, *args):
@@ -115,9 +110,7 @@ def main():
           first_diff(a[1].decode(), b[1].decode()))
     a = out(tool, "-f", "json", s, os.path.join(work, "s1.json"))
     check("-f json of summaries is their merge", a[0] == 0 and a[1] == merged)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -18,13 +18,9 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+from checks import check, exit_status
+
 NS = "{http://www.w3.org/2000/svg}"
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:300]))
 
 
 def main():
@@ -91,9 +87,7 @@ def main():
         bars = sum(int(r.get("data-count")) for r in h.iter(NS + "rect")) if h is not None else -1
         check("%s: histogram bars add up to %d stalls" % (label, n),
               h is not None and int(h.get("data-count")) == n == bars, bars)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

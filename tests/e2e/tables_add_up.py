@@ -27,12 +27,7 @@ import shutil
 import subprocess
 import sys
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[:600]))
+from checks import check, exit_status
 
 
 def num(t):
@@ -255,9 +250,7 @@ def main():
                   (label, len(tasks), len(j["kswapd"])),
                   len(proc) == len(tasks) and len(ksw) == len(j["kswapd"]),
                   (len(proc), len(tasks), len(ksw), len(j["kswapd"])))
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -18,13 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, exit_status
+
 LEAK = 99
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else "  " + str(detail)[-1500:]))
 
 
 def main():
@@ -127,9 +123,7 @@ def main():
             check("%s: exit %d, valgrind clean" % (name, want), r.returncode == want,
                   "exit %d\n%s" % (r.returncode, r.stderr.decode(errors="replace")))
     shutil.rmtree(nobody)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "asserts.h"
 
 struct run {
 	struct vmsa_summary *sum;

@@ -12,6 +12,7 @@
 #include "input/events.h"
 #include "input/input.h"
 #include "vmsa/vmsa.h"
+#include "asserts.h"
 
 /* an mm_vmscan_lru_isolate line that calls its scanned pages "nr_scan" */
 static const char isolate_line[] =

@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "helpers.h"
 #include "metrics_helpers.h"
+#include "asserts.h"
 
 static char proc[] = "/tmp/vmsa-proc-XXXXXX";
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "asserts.h"
 
 static struct vmsa_event event(int32_t pid, const char *comm, int32_t cpu, uint64_t ts_ns)
 {

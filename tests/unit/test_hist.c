@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "asserts.h"
 
 START_TEST(test_bucket_bounds_cover_values)
 {

@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "summary_fields.h"
+#include "asserts.h"
 
 #define LINE(task, ts, ev) "  " task " [000] " ts ": " ev "\n"
 

@@ -17,6 +17,7 @@
 
 #include "input/input.h"
 #include "vmsa/vmsa.h"
+#include "asserts.h"
 
 struct pair {
 	/* every shortcut; all but remembered values; none */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "metrics_helpers.h"
+#include "asserts.h"
 
 /*
  * Stall buckets (ns, inclusive) and where they fall under the bounds

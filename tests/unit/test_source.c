@@ -23,6 +23,7 @@
 #include "input/input.h"
 #include "internal.h"
 #include "vmsa/vmsa.h"
+#include "asserts.h"
 
 struct rec {
 	struct vmsa_event *ev;

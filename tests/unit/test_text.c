@@ -8,6 +8,7 @@
 
 #include "vmsa/vmsa.h"
 #include "input/text_scan.h"
+#include "asserts.h"
 
 struct line_case {
 	const char *what;

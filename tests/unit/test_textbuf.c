@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "report/textbuf.h"
+#include "asserts.h"
 
 /* values near the edges a formatter gets wrong: powers of ten, their
  * neighbours, half milliseconds, the 2^53 limit */

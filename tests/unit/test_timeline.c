@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "asserts.h"
 
 #define BIN 100000000ull /* the first bin width, 100 ms */
 

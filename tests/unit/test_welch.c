@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "welch.h"
+#include "asserts.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
