@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import checks
 
 OPEN = """\
              cat-10      [000] .....     0.900000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
@@ -50,13 +51,7 @@ def check(tool, path, *args):
 def main():
     tool, src, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
-    passed = failed = 0
-
-    def expect(name, ok, why):
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        if not ok:
-            print("FAIL %s: %s" % (name, why))
+    expect = checks.check
 
     def verdicts(d):
         return [(t["threshold"], t["verdict"], t["pass"]) for t in d["thresholds"]]
@@ -99,8 +94,7 @@ def main():
     t = d["thresholds"][0] if d["thresholds"] else {}
     expect("open at the end: max_ns a whole ns", rc == 0 and t.get("measured") == 7 and
            "taken as 7" in t.get("message", ""), "exit %s %s" % (rc, t))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return checks.exit_status()
 
 
 if __name__ == "__main__":

@@ -36,13 +36,9 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+from checks import check, exit_status
+
 TOOL = SRC = WORK = None
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print("%s %s%s" % ("ok  " if cond else "FAIL", name, "" if cond else "  " + str(detail)[:600]))
 
 
 def run(args, data=b"", cwd=None, stdin=None, **kw):
@@ -600,9 +596,7 @@ def main():
                 fn(fx("synthetic", "6.1-mixed.txt"))
             else:
                 fn(names, summary)
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import random
 import struct
 import subprocess
 import sys
+import checks
 
 PAGE = 4096
 
@@ -78,13 +79,7 @@ def main():
     lines = base["input"]["lines_read"]
     cpus = base["input"]["sources"][0]["recording"]["cpus"]
     table_at, cpu = cpu_table(data, cpus)
-    passed = failed = 0
-
-    def expect(name, ok, why=""):
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        if not ok:
-            print("FAIL %s %s" % (name, why))
+    expect = checks.check
 
     # no false alarm on the files as recorded
     for path in (dat, v6):
@@ -219,8 +214,7 @@ def main():
         ok = rc == 0 and d["input"]["events_lost"] == 5
         why = "exit %s, events_lost %s" % (rc, d and d["input"]["events_lost"])
     expect("the stats of CPU 70 say 5 overwritten", ok, "" if ok else why)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return checks.exit_status()
 
 
 if __name__ == "__main__":
