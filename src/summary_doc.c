@@ -1724,6 +1724,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->report_files = count_of(tr, "report_files");
 	t->writes_rejected = count_of(tr, "writes_rejected");
 	t->timestamps_integer = count_of(tr, "timestamps_integer");
+	t->timestamps_out_of_order = count_of(tr, "timestamps_out_of_order");
 	t->stopped_before_end = json_object_get_boolean(member(tr, "stopped_before_end"));
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)

@@ -412,7 +412,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("timestamps_integer", VF_FIRST(COUNT),                                         \
 	   "lines whose timestamp is an integer, when any: taken as ns, which a trace "   \
 	   "clock that does not count in ns (counter, uptime, x86-tsc) does not print "   \
-	   "(note timestamps_integer)", u64_any(t->timestamps_integer))
+	   "(note timestamps_integer)", u64_any(t->timestamps_integer))                  \
+	XO("timestamps_out_of_order", VF_FIRST(COUNT),                                    \
+	   "events whose timestamp is more than 1 s before an earlier line's, when any: " \
+	   "a damaged timestamp, or inputs out of order (note timestamps_out_of_order)",  \
+	   u64_any(t->timestamps_out_of_order))
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \
