@@ -80,7 +80,7 @@ SHAPE(reclaim_pages, "reclaim_pages");
 
 /* ---- reclaim contexts --------------------------------------------- */
 
-static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL)};
+static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL)};
 SHAPE(ctx, "ctx");
 
 static const struct vmsa_field ctx_windowed_members[] = {
@@ -185,6 +185,11 @@ static uint64_t sync_not_applicable(const struct vmsa_summary *sum)
 static uint64_t scans_missing(const struct vmsa_summary *sum)
 {
 	return (uint64_t)sum->totals.scans_missing;
+}
+
+static uint64_t slab_ends_missing(const struct vmsa_summary *sum)
+{
+	return (uint64_t)sum->slab_ends_missing;
 }
 
 static uint64_t reclaims_missing(const struct vmsa_summary *sum)
@@ -321,6 +326,11 @@ const struct vmsa_note vmsa_notes[] = {
 		    "pages reclaimed are unknown, not 0; the end events' nr_reclaimed sum is shown "
 		    "apart (docs/attribution.md)."},
 	 .count = reclaims_missing},
+	{NOTE("slab_ends_missing", "mm_shrink_slab_start events but no mm_shrink_slab_end; "
+				   "objects freed are unknown"),
+	 .report = {"the trace has mm_shrink_slab_start events but no mm_shrink_slab_end "
+		    "events: the objects the shrinkers freed are unknown, not 0."},
+	 .count = slab_ends_missing},
 	{NOTE("writes_unknown",
 	      "lines of write events were rejected; the write counts are unknown"),
 	 .report = {"", " lines of write events (writepage, write_folio) were rejected: "

@@ -140,11 +140,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /*
  * A reclaim context's counters c (after its window counters,
  * VMSA_CTX_WINDOW in internal.h), what the trace can tell kn (struct
- * vmsa_known): XC the counters of VMSA_CTX_* there, XS, XR and XE those of
- * VMSA_CTX_SCANNED, VMSA_CTX_RECLAIMED and VMSA_CTX_END, null when kn says
- * unknown.
+ * vmsa_known): XC the counters of VMSA_CTX_* there, XS, XR, XE and XF those of
+ * VMSA_CTX_SCANNED, VMSA_CTX_RECLAIMED, VMSA_CTX_END and VMSA_CTX_SLAB_FREED,
+ * null when kn says unknown.
  */
-#define VMSA_CTX_FIELDS(X, XC, XS, XR, XE)                                                  \
+#define VMSA_CTX_FIELDS(X, XC, XS, XR, XE, XF)                                              \
 	X("pages_scanned", VF_SUM_NULL(PAGES),                                            \
 	  "inactive-list isolations' nr_scanned (MGLRU's: nr_taken): the sum of the three " \
 	  "parts below; null when the trace has no lru_isolate",                          \
@@ -157,7 +157,8 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	VMSA_CTX_RECLAIMED(XR)                                                            \
 	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, kn)) \
 	VMSA_CTX_END(XE)                                                                  \
-	VMSA_CTX_TAIL(XC)
+	VMSA_CTX_TAIL(XC)                                                                 \
+	VMSA_CTX_SLAB_FREED(XF)
 
 /* a windowed context's orders: the row (or sum of rows) r, context x */
 #define VMSA_CTX_ORDER_FIELDS(X)                                                         \

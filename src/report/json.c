@@ -57,6 +57,8 @@ static jo *str_utf8(const char *s, size_t n)
 	add(o, k, kn.reclaimed ? u64((uint64_t)c->member) : NULL);
 #define PUT_END_RECLAIMED(type, member, k, unit, meaning) \
 	add(o, k, kn.end_reclaimed ? u64((uint64_t)c->member) : NULL);
+#define PUT_SLAB_FREED(type, member, k, unit, meaning) \
+	add(o, k, kn.slab_freed ? u64((uint64_t)c->member) : NULL);
 #define PUT_QUANTILE(k, q) add(o, k, h->count ? u64(vmsa_hist_quantile(h, q)) : NULL);
 #define NO_MEMBER(k, kind, meaning, value)
 
@@ -107,7 +109,8 @@ static jo *ctx_obj(const struct vmsa_counters *c, struct vmsa_known kn, bool win
 	if (windowed) {
 		VMSA_CTX_WINDOW(PUT_COUNTER)
 	}
-	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED, PUT_END_RECLAIMED)
+	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED, PUT_END_RECLAIMED,
+			PUT_SLAB_FREED)
 	return o;
 }
 

@@ -16,7 +16,8 @@ lines) or from real line shapes, with what the tool must say:
     the ':' after the event name, mm_shrink_count_* as unknown vmscan
     events, kernel stacktrace frames (no "looks wrapped"), a mail wrapped
     at 115 columns and a hard wrap (fold -w 80) repaired by --unwrap,
-    which never says "try --unwrap".
+    which never says "try --unwrap"; shrinker starts without ends: the
+    objects freed unknown (null), not 0.
 
 usage: damaged_text.py TOOL SOURCE_DIR WORKDIR
 """
@@ -255,6 +256,37 @@ def main():
           p.stdout[-400:])
     p = run(tool, unj, "-q")
     check("... which says it without --unwrap", "try --unwrap" in p.stdout, p.stdout[-400:])
+
+    # 12. shrinker starts without ends: the objects freed are unknown, not 0
+    starts = write(os.path.join(work, "starts.txt"),
+                   "".join(l for l in real if ": mm_shrink_slab_start:" in l))
+    got, p = summary(tool, starts)
+    ctxs = got and [got["totals"][k] for k in ("direct", "kswapd", "outside_reclaim")] + \
+        [r[k] for r in got["processes"] for k in ("direct", "outside_reclaim")] + \
+        [r["reclaim"] for r in got["kswapd"]]
+    check("shrinker starts without ends: slab_objects_freed null (totals, rows), noted",
+          got is not None and sum(c["slab_shrinker_calls"] for c in ctxs) > 0 and
+          all(c["slab_objects_freed"] is None for c in ctxs) and
+          any(n.startswith("slab_ends_missing:") for n in got["notes"]), got and got["notes"])
+    try:
+        import jsonschema
+        with open(os.path.join(src, "docs", "summary.schema.json")) as f:
+            jsonschema.Draft202012Validator(json.load(f)).validate(got)
+        valid = True
+    except Exception as e:  # (a schema error names the field)
+        valid = str(e)[:300]
+    check("... and the summary validates against the schema", valid is True, valid)
+    p = run(tool, starts, "-q")
+    check("... the classic report says unknown, not 0",
+          " unknown\n" in p.stdout and "freed are unknown, not 0" in p.stdout, p.stdout[-800:])
+    sj = write(os.path.join(work, "starts.json"), json.dumps(got))
+    p = run(tool, sj, "-q")
+    check("... and so does a report of that summary",
+          " unknown\n" in p.stdout and "freed are unknown, not 0" in p.stdout, p.stdout[-800:])
+    got, p = summary(tool, base)
+    check("... known (a number) where the trace has the ends",
+          got["totals"]["direct"]["slab_objects_freed"] is not None and
+          not any(n.startswith("slab_ends_missing") for n in got["notes"]))
 
     passed = sum(results)
     print("%d passed, %d failed" % (passed, len(results) - passed))
