@@ -469,7 +469,7 @@ unclean:;
 		goto decoded;
 	p->split = (size_t)(j - line);
 	split = VMSA_LINE_SPLIT;
-	while (j > h.fields && is_sp(j[-1]))
+	while (j > h.fields && (is_sp(j[-1]) || j[-1] == '\r'))
 		j--;
 	h.end = j;
 	vm = NULL; /* (its text is the lines': not remembered) */
