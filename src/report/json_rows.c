@@ -407,7 +407,7 @@ void vmsa_jw_release(struct vmsa_jw *w)
 {
 	free(w->p);
 	for (int i = 0; i < VMSA_JW_BLANKS; i++)
-		for (int k = 0; k < 32; k++)
+		for (size_t k = 0; k < sizeof(w->blank[i]) / sizeof(w->blank[i][0]); k++)
 			free(w->blank[i][k].text);
 	memset(w, 0, sizeof(*w));
 }

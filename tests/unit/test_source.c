@@ -407,7 +407,9 @@ START_TEST(test_damaged_serial_vs_threads)
 	ck_assert_uint_eq(c->lost_markers_without_count, 40 * 4);
 	/* (the lines after the one 100 s ahead, all but those of its own second) */
 	ck_assert_uint_eq(serial.traits.timestamps_out_of_order, 2 * 149 + 1);
-	ck_assert_str_eq(serial.rejects + serial.rlen - strlen("nr_reclaimed=3\n"), "nr_reclaimed=3\n");
+	static const char cut[] = "nr_reclaimed=3\n";
+	ck_assert(serial.rlen >= sizeof(cut) - 1 &&
+		  memcmp(serial.rejects + serial.rlen - (sizeof(cut) - 1), cut, sizeof(cut) - 1) == 0);
 	rec_free(&serial);
 	check_file(path, 400);
 	unlink(path);
