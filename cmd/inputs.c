@@ -263,6 +263,13 @@ static void input_end(const char *path, const struct vmsa_source_counts *k,
 			"%" PRIu64 " rejected\n",
 			path, k->lines_read, traits->tracedat_version ? "records" : "lines",
 			k->lines_rejected);
+	else if (k->lines_analyzed == 0 && k->unknown_vmscan_events && !c->quiet)
+		fprintf(stderr,
+			"vmscan-analyze: %s: no vmscan event this tool reads in %" PRIu64 " %s: "
+			"%" PRIu64 " of vmscan events it does not know (input.sources[]."
+			"unknown_vmscan_events_by_name)\n",
+			path, k->lines_read, traits->tracedat_version ? "records" : "lines",
+			k->unknown_vmscan_events);
 	else if (k->lines_analyzed == 0 && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: no vmscan events in %" PRIu64 " %s (were the vmscan "
@@ -288,8 +295,9 @@ static void input_end(const char *path, const struct vmsa_source_counts *k,
 	if (traits->wrapped_events && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: the trace looks wrapped: %" PRIu64 " events are broken "
-			"over several lines; try --unwrap\n",
-			path, traits->wrapped_events);
+			"over several lines%s\n",
+			path, traits->wrapped_events,
+			c->unwrap ? " that --unwrap could not join" : "; try --unwrap");
 	if (traits->unwrapped_events && !c->quiet)
 		fprintf(stderr,
 			"vmscan-analyze: %s: --unwrap joined %" PRIu64 " events broken over "

@@ -160,9 +160,12 @@ uint64_t vmsa_quantile(const struct vmsa_buckets *b, uint64_t count, uint64_t mi
 	X(uint64_t, deactivated, "deactivated_pages", PAGES,                          \
 	  "active-list rotation: pages deactivated")                                  \
 	X(uint64_t, slab_calls, "slab_shrinker_calls", COUNT,                         \
-	  "mm_shrink_slab_start events")                                              \
+	  "mm_shrink_slab_start events")
+/* (null when the trace has shrinker starts but no end: vmsa_known.slab_freed) */
+#define VMSA_CTX_SLAB_FREED(X)                                                       \
 	X(int64_t, slab_freed, "slab_objects_freed", COUNT,                           \
-	  "sum of positive mm_shrink_slab_end return values")
+	  "sum of positive mm_shrink_slab_end return values; null when the trace has " \
+	  "mm_shrink_slab_start events but no mm_shrink_slab_end")
 
 #define VMSA_COUNTER_MEMBER(type, member, key, unit, meaning) type member;
 
@@ -175,6 +178,7 @@ struct vmsa_counters {
 	uint64_t write_events_with_pages;
 	VMSA_CTX_END(VMSA_COUNTER_MEMBER)
 	VMSA_CTX_TAIL(VMSA_COUNTER_MEMBER)
+	VMSA_CTX_SLAB_FREED(VMSA_COUNTER_MEMBER)
 };
 
 struct vmsa_latency {
@@ -440,6 +444,8 @@ struct vmsa_summary {
 	bool lru_names_seen, lru_names_missing;
 	/* reclaim windows but no lru_shrink_inactive: pages reclaimed unknown */
 	bool reclaims_missing;
+	/* shrinker starts but no mm_shrink_slab_end: objects freed unknown */
+	bool slab_ends_missing;
 	/* lines of write events rejected (traits.writes_rejected): the write
 	 * counts are unknown */
 	bool writes_unknown;
@@ -455,6 +461,7 @@ struct vmsa_known {
 	bool reclaimed;		/* pages reclaimed: lru_shrink_inactive events */
 	bool end_reclaimed;	/* every end event said its nr_reclaimed */
 	bool writes;		/* no write event's line was rejected */
+	bool slab_freed;	/* objects freed: mm_shrink_slab_end events, or no start */
 };
 
 static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
@@ -463,7 +470,8 @@ static inline struct vmsa_known vmsa_known_of(const struct vmsa_summary *sum)
 				   .scanned = !sum->totals.scans_missing,
 				   .reclaimed = !sum->reclaims_missing,
 				   .end_reclaimed = !sum->ends_without_reclaimed,
-				   .writes = !sum->writes_unknown};
+				   .writes = !sum->writes_unknown,
+				   .slab_freed = !sum->slab_ends_missing};
 }
 
 const char *vmsa_summary_comm(const struct vmsa_summary *sum, const struct vmsa_task_row *row,

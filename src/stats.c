@@ -2342,6 +2342,8 @@ static void compute_totals(struct vmsa_summary *sum)
 			   t->kswapd_wakeups;
 	t->scans_missing = windows > 0 && isolates == 0;
 	sum->reclaims_missing = windows > 0 && sum->events_by_type[VMSA_EV_SHRINK_INACTIVE] == 0;
+	sum->slab_ends_missing = sum->events_by_type[VMSA_EV_SLAB_START] > 0 &&
+				 sum->events_by_type[VMSA_EV_SLAB_END] == 0;
 }
 
 int vmsa_stats_overflowed(const struct vmsa_stats *st)

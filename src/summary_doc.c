@@ -1141,7 +1141,8 @@ static bool merge_natively(const struct vmsa_doc *dst, const struct vmsa_doc *sr
 		return false;
 	struct vmsa_known a = vmsa_known_of(dst->sum), b = vmsa_known_of(src->sum);
 	return a.sync == b.sync && a.scanned == b.scanned && a.reclaimed == b.reclaimed &&
-	       a.end_reclaimed == b.end_reclaimed && a.writes == b.writes;
+	       a.end_reclaimed == b.end_reclaimed && a.writes == b.writes &&
+	       a.slab_freed == b.slab_freed;
 }
 
 static bool has_note(jo *notes, const char *key);
@@ -1205,6 +1206,8 @@ int vmsa_doc_merge(struct vmsa_doc *dst, struct vmsa_doc *src)
 	if (!native && json_object_object_get_ex(d, "notes", &notes) &&
 	    has_note(notes, "reclaims_missing"))
 		null_members(d, "pages_reclaimed", "");
+	if (!native && notes && has_note(notes, "slab_ends_missing"))
+		null_members(d, "slab_objects_freed", "");
 	if (json_object_object_get_ex(d, "totals", &tot) && native)
 		set_u(tot, "tasks", dst->owned->nrows);
 	else if (json_object_object_get_ex(d, "totals", &tot) &&
@@ -1674,6 +1677,7 @@ static void read_ctx(jo *o, struct vmsa_counters *c)
 	VMSA_CTX_RECLAIMED(GET_COUNTER)
 	VMSA_CTX_END(GET_COUNTER)
 	VMSA_CTX_TAIL(GET_COUNTER)
+	VMSA_CTX_SLAB_FREED(GET_COUNTER)
 #undef GET_COUNTER
 	jo *w = member(o, "writes");
 	for (int file = 0; file < 2; file++)
@@ -1887,6 +1891,7 @@ static void read_traits(jo *s, struct vmsa_traits *t)
 	t->writes_rejected = count_of(tr, "writes_rejected");
 	t->timestamps_integer = count_of(tr, "timestamps_integer");
 	t->tracedat_short = count_of(tr, "tracedat_short");
+	t->timestamps_out_of_order = count_of(tr, "timestamps_out_of_order");
 	t->stopped_before_end = json_object_get_boolean(member(tr, "stopped_before_end"));
 	jo *lru = member(tr, "lru_names_not_known");
 	size_t n = lru && json_object_is_type(lru, json_type_array) ? json_object_array_length(lru)
@@ -1970,6 +1975,7 @@ static void known_from_root(struct vmsa_summary *sum, jo *root)
 	sum->totals.sync_applicable = json_object_get_boolean(member(tot, "sync_io_applicable"));
 	sum->totals.scans_missing = known && !json_object_get_boolean(known);
 	sum->reclaims_missing = has_note(member(root, "notes"), "reclaims_missing");
+	sum->slab_ends_missing = has_note(member(root, "notes"), "slab_ends_missing");
 	sum->writes_unknown = has_note(member(root, "notes"), "writes_unknown");
 	/* the writer's null: some end event did not say its nr_reclaimed */
 	sum->ends_without_reclaimed = said_null(member(tot, "direct"), "end_nr_reclaimed_pages");

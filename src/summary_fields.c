@@ -80,7 +80,7 @@ SHAPE(reclaim_pages, "reclaim_pages");
 
 /* ---- reclaim contexts --------------------------------------------- */
 
-static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL)};
+static const struct vmsa_field ctx_members[] = {VMSA_CTX_FIELDS(MEMBER, COUNTER, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL, COUNTER_NULL)};
 SHAPE(ctx, "ctx");
 
 static const struct vmsa_field ctx_windowed_members[] = {
@@ -187,6 +187,11 @@ static uint64_t scans_missing(const struct vmsa_summary *sum)
 	return (uint64_t)sum->totals.scans_missing;
 }
 
+static uint64_t slab_ends_missing(const struct vmsa_summary *sum)
+{
+	return (uint64_t)sum->slab_ends_missing;
+}
+
 static uint64_t reclaims_missing(const struct vmsa_summary *sum)
 {
 	return (uint64_t)sum->reclaims_missing;
@@ -237,9 +242,29 @@ static uint64_t timestamps_integer(const struct vmsa_summary *sum)
 	return TRAITS_SUM(sum, timestamps_integer);
 }
 
+static uint64_t timestamps_out_of_order(const struct vmsa_summary *sum)
+{
+	return TRAITS_SUM(sum, timestamps_out_of_order);
+}
+
+/* broken events of the sources read without --unwrap (with: unjoined) */
+static uint64_t wrapped_of(const struct vmsa_summary *sum, bool unwrap)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sum->nsources; i++)
+		if ((sum->sources[i].traits.unwrap_on != 0) == unwrap)
+			n += sum->sources[i].traits.wrapped_events;
+	return n;
+}
+
 static uint64_t wrapped(const struct vmsa_summary *sum)
 {
-	return TRAITS_SUM(sum, wrapped_events);
+	return wrapped_of(sum, false);
+}
+
+static uint64_t unjoined(const struct vmsa_summary *sum)
+{
+	return wrapped_of(sum, true);
 }
 
 static uint64_t late(const struct vmsa_summary *sum)
@@ -306,6 +331,11 @@ const struct vmsa_note vmsa_notes[] = {
 		    "pages reclaimed are unknown, not 0; the end events' nr_reclaimed sum is shown "
 		    "apart (docs/attribution.md)."},
 	 .count = reclaims_missing},
+	{NOTE("slab_ends_missing", "mm_shrink_slab_start events but no mm_shrink_slab_end; "
+				   "objects freed are unknown"),
+	 .report = {"the trace has mm_shrink_slab_start events but no mm_shrink_slab_end "
+		    "events: the objects the shrinkers freed are unknown, not 0."},
+	 .count = slab_ends_missing},
 	{NOTE("writes_unknown",
 	      "lines of write events were rejected; the write counts are unknown"),
 	 .report = {"", " lines of write events (writepage, write_folio) were rejected: "
@@ -326,6 +356,14 @@ const struct vmsa_note vmsa_notes[] = {
 			"trace-cmd report --raw-ts; with a trace clock that does not count in ns "
 			"(counter, uptime, x86-tsc) the latencies and times above are in its units."},
 	 .count = timestamps_integer},
+	{NOTE("timestamps_out_of_order",
+	      "timestamps go backwards: events more than 1 s before an earlier line's "
+	      "(traits.timestamps_out_of_order); a damaged timestamp or inputs out of order: "
+	      "times, stalls and latencies across them are wrong"),
+	 .report = {"", " events have a timestamp more than 1 s before an earlier line's (a "
+			"damaged timestamp, or inputs out of order): the times, stalls and "
+			"latencies across them above are wrong."},
+	 .count = timestamps_out_of_order},
 	{NOTE("timestamps_went_backwards", "some latencies were counted as 0"),
 	 .report = {"timestamps went backwards ",
 		    " times (CPUs' clocks out of step, or inputs out of order); those latencies "
@@ -345,6 +383,12 @@ const struct vmsa_note vmsa_notes[] = {
 	 .report = {"the trace looks wrapped: ",
 		    " events are broken over several lines; try --unwrap."},
 	 .count = wrapped},
+	{NOTE("unjoined", "the trace looks wrapped, and --unwrap could not join some events "
+			  "broken over several lines (traits.wrapped_events): their lines are "
+			  "ignored or rejected"),
+	 .report = {"the trace looks wrapped: --unwrap could not join ",
+		    " events broken over several lines; their lines are ignored or rejected."},
+	 .count = unjoined},
 	{NOTE("events_lost", "the tracer dropped events; counts are lower bounds"),
 	 .report = {"the tracer dropped ", " events; every count above is a lower bound."},
 	 .count = events_lost},

@@ -149,11 +149,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 /*
  * A reclaim context's counters c (after its window counters,
  * VMSA_CTX_WINDOW in internal.h), what the trace can tell kn (struct
- * vmsa_known): XC the counters of VMSA_CTX_* there, XS, XR and XE those of
- * VMSA_CTX_SCANNED, VMSA_CTX_RECLAIMED and VMSA_CTX_END, null when kn says
- * unknown.
+ * vmsa_known): XC the counters of VMSA_CTX_* there, XS, XR, XE and XF those of
+ * VMSA_CTX_SCANNED, VMSA_CTX_RECLAIMED, VMSA_CTX_END and VMSA_CTX_SLAB_FREED,
+ * null when kn says unknown.
  */
-#define VMSA_CTX_FIELDS(X, XC, XS, XR, XE)                                                  \
+#define VMSA_CTX_FIELDS(X, XC, XS, XR, XE, XF)                                              \
 	X("pages_scanned", VF_SUM_NULL(PAGES),                                            \
 	  "inactive-list isolations' nr_scanned (MGLRU's: nr_taken): the sum of the three " \
 	  "parts below; null when the trace has no lru_isolate",                          \
@@ -166,7 +166,8 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	VMSA_CTX_RECLAIMED(XR)                                                            \
 	X("writes", VF_OBJ(writes), "page writes from reclaim (below)", writes_obj(c, kn)) \
 	VMSA_CTX_END(XE)                                                                  \
-	VMSA_CTX_TAIL(XC)
+	VMSA_CTX_TAIL(XC)                                                                 \
+	VMSA_CTX_SLAB_FREED(XF)
 
 /* a windowed context's orders: the row (or sum of rows) r, context x */
 #define VMSA_CTX_ORDER_FIELDS(X)                                                         \
@@ -428,7 +429,11 @@ extern const struct vmsa_quantile_key vmsa_hist_quantile_keys[3];
 	XO("timestamps_integer", VF_FIRST(COUNT),                                         \
 	   "lines whose timestamp is an integer, when any: taken as ns, which a trace "   \
 	   "clock that does not count in ns (counter, uptime, x86-tsc) does not print "   \
-	   "(note timestamps_integer)", u64_any(t->timestamps_integer))
+	   "(note timestamps_integer)", u64_any(t->timestamps_integer))                  \
+	XO("timestamps_out_of_order", VF_FIRST(COUNT),                                    \
+	   "events whose timestamp is more than 1 s before an earlier line's, when any: " \
+	   "a damaged timestamp, or inputs out of order (note timestamps_out_of_order)",  \
+	   u64_any(t->timestamps_out_of_order))
 
 /* what a trace.dat source says of its recording: traits t, dat: a trace.dat */
 #define VMSA_RECORDING_FIELDS(X)                                                        \

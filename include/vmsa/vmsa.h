@@ -365,7 +365,19 @@ struct vmsa_traits {
 	 * reader out of memory): events are missing, how many is not known,
 	 * and each such CPU counts as a lost-event marker without a count */
 	uint64_t tracedat_short;
+	/* events (text) whose timestamp is more than 1 s before one of an
+	 * earlier line (VMSA_TS_BACK_NS): a timestamp that is damaged, or
+	 * inputs out of order; the times and latencies across them are wrong */
+	uint64_t timestamps_out_of_order;
+	/* 1: the source was read with --unwrap (vmsa_source_set_unwrap()): its
+	 * wrapped_events are events it could not join (not in the summary) */
+	uint64_t unwrap_on;
 };
+
+/* How far a text event's timestamp may lie before an earlier line's
+ * (per-CPU buffers merged, CPUs' clocks a little out of step) before it
+ * counts in traits.timestamps_out_of_order */
+#define VMSA_TS_BACK_NS 1000000000ull
 
 /* The top buffer's name for --instance (an instance of that name cannot be
  * told from it). */

@@ -230,7 +230,12 @@ BUILD(build_writeback)
 
 BUILD(build_slab_start)
 {
-	REQ(get_i32(v, VF_NID, &ev->nid));
+	/* 3.x printed no "nid: " (nor a priority): "%pF %p: objects to shrink
+	 * %ld gfp_flags %s pgs_scanned %ld lru_pgs %ld cache items %ld delta
+	 * %lld total_scan %ld"; a line without fields is none */
+	if (v->present == VF_BARE)
+		return VMSA_FIELD_ERR(VMSA_REJECT_MISSING_FIELD);
+	OPT(get_i32(v, VF_NID, &ev->nid));
 	OPT(get_i32(v, VF_PRIORITY, &ev->priority));
 	return 0;
 }
@@ -256,7 +261,9 @@ BUILD(build_slab_end)
  * and the flushers' passes. */
 const struct vmsa_catalogue vmsa_catalogue = {
 	.system = "vmscan",
-	.prefixes = {"mm_vmscan_", "mm_shrink_slab_"},
+	/* (mm_shrink_: mm_shrink_slab_*, and mm_shrink_count_* of kernels
+	 * that have them, which this tool does not read) */
+	.prefixes = {"mm_vmscan_", "mm_shrink_"},
 	.field = {
 		[VF_ORDER] = {{"order"}, VT_ORDER, NULL},
 		[VF_NID] = {{"nid"}, VT_NID, "nid: "},

@@ -59,14 +59,24 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
  * decoded (its record is the next line, printed by trace-cmd report without
  * the name), or NULL; *len its length.  Valid while the decoder is. */
 const char *vmsa_text_pending_instance(const struct vmsa_text_parser *p, size_t *len);
-/* One line decoded and counted in *c (read, analyzed, ignored, rejected...). */
-/* vmsa_text_parse_line() of an event of this build's size */
-enum vmsa_line_kind vmsa_text_parse_event(struct vmsa_text_parser *p, const char *line,
-					  size_t len, struct vmsa_event *ev,
-					  enum vmsa_reject_reason *reason);
-enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
-					 const char *line, size_t len, struct vmsa_event *ev,
-					 enum vmsa_reject_reason *reason);
+/* One line decoded and counted in *c (read, analyzed, ignored, rejected...):
+ * its kind, with VMSA_LINE_SPLIT when another line was glued to it (a lost
+ * newline, a '\r' alone ending a line): that line begins at
+ * vmsa_text_take_split() in it and is to be decoded next, as a line of its own. */
+#define VMSA_LINE_SPLIT 8
+int vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
+			 const char *line, size_t len, struct vmsa_event *ev,
+			 enum vmsa_reject_reason *reason);
+/* The input's last line, without its newline, counted as the event ev:
+ * when it ends in a digit its last number may be cut ("nr_reclaimed=3" of
+ * 34: the text was copied or written in part), and the line is counted as
+ * rejected instead (bad_number, *reason): true.  Tracers end every line
+ * with a newline. */
+bool vmsa_text_cut_event(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
+			 const char *line, size_t len, const struct vmsa_event *ev,
+			 enum vmsa_reject_reason *reason);
+/* Where the next line begins in the line counted last (VMSA_LINE_SPLIT); cleared. */
+size_t vmsa_text_take_split(struct vmsa_text_parser *p);
 /*
  * Unwrap: the line [b, b + len) of [b, b + n), an event broken over several
  * lines (a trace pasted into a mail), joined in place with the lines after it

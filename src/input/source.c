@@ -137,6 +137,7 @@ struct vmsa_source {
 	bool own_fd;
 	bool eof, discarding, first_chunk;
 	bool unwrap; /* join events broken over several lines (serial only) */
+	char sep;    /* what ends a line: '\n', or '\r' in a file whose lines end so */
 	char *buf;
 	size_t start, end;
 	uint64_t line_no;
@@ -154,6 +155,7 @@ struct vmsa_source {
 	bool sniffed;		    /* its compression is known */
 	bool may_spill;		    /* a trace.dat not opened as a file may go to a memory file */
 	int memfd;		    /* that file, or -1 */
+	uint64_t ts_gate, ts_max;   /* text: ts_order() */
 	struct vmsa_source_counts counts;
 	vmsa_reject_cb reject_cb;
 	void *reject_payload;
@@ -183,6 +185,7 @@ int vmsa_source_open_text_fd(struct vmsa_source **out, int fd, const char *name)
 	s->threads = 1;
 	s->batch_bytes = PAR_BATCH;
 	s->first_chunk = true;
+	s->sep = '\n';
 	s->format = "text";
 	s->memfd = -1;
 	/* a regular file read from its start: its compression is known now */
@@ -325,6 +328,8 @@ void vmsa_source_no_spill(struct vmsa_source *s)
 void vmsa_source_set_unwrap(struct vmsa_source *s, int on)
 {
 	s->unwrap = on != 0;
+	if (!s->td)
+		s->traits->unwrap_on = s->unwrap;
 }
 
 void vmsa_source_set_batch_bytes(struct vmsa_source *s, size_t bytes)
@@ -453,6 +458,17 @@ static int check_magic(struct vmsa_source *s)
 }
 
 /*
+ * Text whose first line ends in a '\r' alone (an old Mac's line ends, or
+ * a tool that turned each newline into one): its lines end so, and are
+ * read so, else the whole input would be one line.
+ */
+static bool cr_lines(const char *h, size_t n)
+{
+	const char *cr = memchr(h, '\r', n);
+	return cr && cr + 1 < h + n && cr[1] != '\n' && !memchr(h, '\n', (size_t)(cr - h));
+}
+
+/*
  * The first bytes read: a pipe's compression (the bytes read so far, kept
  * back while they could still begin a magic number, become the start of
  * the compressed stream), then the magic numbers of what it holds.
@@ -478,7 +494,10 @@ static int first_bytes(struct vmsa_source *s, struct vmsa_source_counts *c)
 		}
 	}
 	s->first_chunk = false;
-	return check_magic(s);
+	int r = check_magic(s);
+	if (!r && cr_lines(s->buf + s->start, s->end - s->start))
+		s->sep = '\r';
+	return r;
 }
 
 /*
@@ -553,22 +572,101 @@ static void reject_too_long(struct vmsa_source_counts *c)
 	c->rejected_by_reason[VMSA_REJECT_LINE_TOO_LONG]++;
 }
 
-/* 1: an event for the caller; 0: line consumed */
+/*
+ * Another line glued to the one at line (len bytes, read up to s->start): it
+ * begins at rest in it, and is read next, as the same line of the input.
+ * (Unwrapped lines leave bytes of theirs between the joined line's end and
+ * the newline: the rest goes there, before the newline.)
+ */
+static __attribute__((noinline, cold)) void split_line(struct vmsa_source *s, const char *line,
+						       size_t len, size_t rest)
+{
+	char *e = s->buf + s->start;
+	if (e > s->buf && e[-1] == s->sep && e - 1 >= line + len)
+		e--;
+	size_t n = len - rest;
+	memmove(e - n, line + rest, n);
+	s->start = (size_t)(e - n - s->buf);
+	s->line_no--;
+}
+
+/*
+ * An event's timestamp against the latest of the events before it
+ * (traits.timestamps_out_of_order); lost-events markers have none.  While
+ * the events go forward, ts_gate is the one before's: the latest before is
+ * it or ts_max, the latest before the last step back, and only a step back
+ * looks further.  Behind by more than VMSA_TS_BACK_NS (a timestamp damaged
+ * ahead), every event is looked at (ts_gate UINT64_MAX) until one is back
+ * within it.
+ */
+static __attribute__((noinline)) void ts_back(struct vmsa_source *s, const struct vmsa_event *ev)
+{
+	if (ev->type == VMSA_EV_LOST)
+		return;
+	uint64_t t = ev->ts_ns;
+	if (s->ts_gate != UINT64_MAX && s->ts_gate > s->ts_max)
+		s->ts_max = s->ts_gate;
+	if (t > s->ts_max)
+		s->ts_max = t;
+	if (t + VMSA_TS_BACK_NS < s->ts_max) {
+		s->traits->timestamps_out_of_order++;
+		s->ts_gate = UINT64_MAX;
+	} else {
+		s->ts_gate = t;
+	}
+}
+
+static inline __attribute__((always_inline)) void ts_order(struct vmsa_source *s,
+							   const struct vmsa_event *ev)
+{
+	if (ev->ts_ns < s->ts_gate) /* (CPUs' events a little out of step: often) */
+		ts_back(s, ev);
+	else
+		s->ts_gate = ev->ts_ns;
+}
+
+/* 1: an event for the caller; 0: line consumed.  (last: the input's last
+ * line, without its newline) */
 static inline __attribute__((always_inline)) int
-handle_line(struct vmsa_source *s, const char *line, size_t len, struct vmsa_event *ev)
+handle_line_(struct vmsa_source *s, const char *line, size_t len, struct vmsa_event *ev, bool last)
 {
 	enum vmsa_reject_reason reason;
 	s->line_no++;
-	switch (vmsa_text_count_line(s->parser, &s->counts, line, len, ev, &reason)) {
+	int k = vmsa_text_count_line(s->parser, &s->counts, line, len, ev, &reason);
+	if (last && k == VMSA_LINE_EVENT &&
+	    vmsa_text_cut_event(s->parser, &s->counts, line, len, ev, &reason))
+		k = VMSA_LINE_REJECTED;
+	switch (k) {
 	case VMSA_LINE_EVENT:
+		ts_order(s, ev);
+		return 1;
 	case VMSA_LINE_LOST:
 		return 1;
 	case VMSA_LINE_REJECTED:
 		report_reject(s, s->line_no, reason, line, len);
 		return 0;
-	default:
+	case VMSA_LINE_IGNORED:
 		return 0;
+	default:
+		if (k == (VMSA_LINE_EVENT | VMSA_LINE_SPLIT))
+			ts_order(s, ev);
+		split_line(s, line, len, vmsa_text_take_split(s->parser));
+		if (k == (VMSA_LINE_REJECTED | VMSA_LINE_SPLIT))
+			report_reject(s, s->line_no + 1, reason, line, len);
+		return k != (VMSA_LINE_REJECTED | VMSA_LINE_SPLIT);
 	}
+}
+
+static inline __attribute__((always_inline)) int
+handle_line(struct vmsa_source *s, const char *line, size_t len, struct vmsa_event *ev)
+{
+	return handle_line_(s, line, len, ev, false);
+}
+
+static __attribute__((noinline)) int handle_last_line(struct vmsa_source *s, const char *line,
+						      size_t len, struct vmsa_event *ev)
+{
+	return handle_line_(s, line, len, ev, true);
 }
 
 static int next_binary(struct vmsa_source *s, struct vmsa_event *ev)
@@ -592,7 +690,7 @@ static int next_binary(struct vmsa_source *s, struct vmsa_event *ev)
 static __attribute__((noinline)) size_t unwrap_line(struct vmsa_source *s, char *b, size_t *len,
 						    size_t n)
 {
-	if (s->discarding)
+	if (s->discarding || s->sep != '\n')
 		return *len + 1;
 	unsigned joined;
 	size_t line;
@@ -613,7 +711,7 @@ next_serial_(struct vmsa_source *s, struct vmsa_event *ev, bool unwrap, bool buf
 	for (;;) {
 		char *b = s->buf + s->start;
 		size_t n = s->end - s->start;
-		char *nl = n ? memchr(b, '\n', n) : NULL;
+		char *nl = n ? memchr(b, s->sep, n) : NULL;
 		if (nl) {
 			size_t len = (size_t)(nl - b), next = len + 1;
 			if (unwrap && !(next = unwrap_line(s, b, &len, n)))
@@ -633,7 +731,7 @@ next_serial_(struct vmsa_source *s, struct vmsa_event *ev, bool unwrap, bool buf
 				return VMSA_E_EOF;
 			}
 			s->start = s->end;
-			if (handle_line(s, b, n, ev))
+			if (handle_last_line(s, b, n, ev))
 				return 0;
 			continue;
 		}
@@ -907,7 +1005,16 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b, bool past_
 		}
 		enum vmsa_reject_reason why;
 		struct vmsa_event ev;
-		switch (vmsa_text_count_line(p, &b->counts, s, len, &ev, &why)) {
+		int k = vmsa_text_count_line(p, &b->counts, s, len, &ev, &why);
+		if (!nl && k == VMSA_LINE_EVENT && vmsa_text_cut_event(p, &b->counts, s, len, &ev, &why))
+			k = VMSA_LINE_REJECTED; /* (the input's last line, without its newline) */
+		size_t rest = 0;
+		if (__builtin_expect(k >= VMSA_LINE_SPLIT, 0)) {
+			/* another line glued to it: next, as the same line */
+			rest = vmsa_text_take_split(p);
+			k &= ~VMSA_LINE_SPLIT;
+		}
+		switch (k) {
 		case VMSA_LINE_EVENT:
 			b->first_line_top |= b->lines == 0 && !ev.instance;
 			/* fall through */
@@ -926,6 +1033,10 @@ static void decode_batch(struct vmsa_text_parser *p, struct batch *b, bool past_
 			break;
 		default:
 			break;
+		}
+		if (rest) {
+			s += rest;
+			continue;
 		}
 		b->lines++;
 		s += len + 1;
@@ -1066,11 +1177,13 @@ static bool pool_start(struct vmsa_source *s)
 	int nworkers = workers_for(s, st.st_size);
 	if (nworkers < 2)
 		return false;
-	/* what the serial reader's first read would refuse, it refuses */
-	char head[64];
+	/* what the serial reader's first read would refuse, it refuses; and
+	 * lines that end in '\r' alone are read by it */
+	char head[4096];
 	ssize_t n = pread(s->fd, head, sizeof(head), 0);
 	enum vmsa_input_kind kind = n < 0 ? VMSA_INPUT_TEXT : vmsa_input_detect(head, (size_t)n);
-	if (n < 0 || kind == VMSA_INPUT_TRACEDAT || kind == VMSA_INPUT_PERFDATA)
+	if (n < 0 || kind == VMSA_INPUT_TRACEDAT || kind == VMSA_INPUT_PERFDATA ||
+	    cr_lines(head, (size_t)n))
 		return false;
 	struct pool *pl = calloc(1, sizeof(*pl));
 	if (!pl)
@@ -1176,6 +1289,7 @@ static int next_parallel_ref(struct vmsa_source *s, const struct vmsa_event **ev
 				}
 				report_rejects(s, b, b->next_ev);
 				*ev = &b->ev[b->next_ev++].ev;
+				ts_order(s, *ev);
 				return 0;
 			}
 			report_rejects(s, b, SIZE_MAX);

@@ -127,7 +127,7 @@ static void count_lru_other(struct vmsa_text_parser *p, const struct fields *f,
 /* The fields' first word is "k=v": an event printed with labels (its
  * print format) shown in the raw "k=v" form of its record's fields
  * instead (trace-cmd report -R) */
-static bool kv_first(const char *s, const char *e)
+static inline __attribute__((always_inline)) bool kv_first(const char *s, const char *e)
 {
 	/* (16 bytes at a time: the labelled form's first word is a function's
 	 * name, some 30 bytes; a tab ends no word of a print format) */
@@ -207,16 +207,23 @@ static bool report_file(const char *s, const char *e)
 	return d < e && (size_t)(d - s) > n && memcmp(d - n, tag, n) == 0;
 }
 
-/* "CPU:N [LOST M EVENTS]" and trace-cmd's forms at s: *ev is the marker */
-static bool lost_marker(const char *s, const char *e, struct vmsa_event *ev)
+/* "CPU:N [LOST M EVENTS]" and trace-cmd's forms at s: *ev is the marker.
+ * Text after it (a lost newline: the next line glued to it) is a line of
+ * its own, split off (p->split). */
+static bool lost_marker(struct vmsa_text_parser *p, const char *line, const char *s,
+			const char *e, struct vmsa_event *ev)
 {
 	uint64_t n;
 	bool known;
-	if (s == e || *s != 'C' || !vmsa_text_parse_lost(s, e, &n, &known))
+	const char *end;
+	if (s == e || *s != 'C' || !vmsa_text_parse_lost(s, e, &n, &known, &end))
 		return false;
 	memcpy(ev, &blank, sizeof(*ev));
 	ev->type = VMSA_EV_LOST;
 	ev->lost = n;
+	end = skip_sp(end, e);
+	if (end < e)
+		p->split = (size_t)(end - line);
 	return true;
 }
 
@@ -249,6 +256,24 @@ static bool entries_header(const char *s, const char *e, struct vmsa_event *ev)
 	return true;
 }
 
+/* The values of event id's fields [s, e) read again, the general way (a
+ * line glued to them split off) */
+static __attribute__((noinline, cold)) void values_again(struct vmsa_text_parser *p, int id,
+							 const char *s, const char *e,
+							 struct fields *f, struct vmsa_values *v)
+{
+	v->present = v->bad = 0;
+	f->present = 0;
+	if (s == e) {
+		v->present = VF_BARE;
+	} else if (p->names[id].desc->labels && !kv_first(s, e)) {
+		vmsa_text_values_labelled(p, id, s, e, v);
+	} else {
+		vmsa_text_read_fields_general(p, id, s, e, f);
+		values_kv(p, &p->plan[id], f, v);
+	}
+}
+
 /*
  * The header of a line the task memo does not know, the long way: -1 when
  * *h is read (and remembered in the memo's set tm, unless NULL), else what
@@ -273,7 +298,7 @@ static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, con
 	if (s == e || *s == '#')
 		return not_event(p, line, len, VMSA_LINE_IGNORED);
 
-	if (lost_marker(s, e, ev)) {
+	if (lost_marker(p, line, s, e, ev)) {
 		p->traits.top_buffer_events++;
 		return not_event(p, line, len, VMSA_LINE_LOST);
 	}
@@ -286,7 +311,7 @@ static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, con
 		/* a lost-events marker after a buffer instance's name (no
 		 * marker reads as a header: looked for only now) */
 		const char *inst = vmsa_text_after_instance(text, s, e);
-		if (inst && lost_marker(skip_sp(inst, e), e, ev)) {
+		if (inst && lost_marker(p, line, skip_sp(inst, e), e, ev)) {
 			ev->instance = s;
 			ev->instance_len = (size_t)(inst - 1 - s);
 			count_buffer(p, ev);
@@ -312,27 +337,14 @@ static __attribute__((noinline)) int long_header(struct vmsa_text_parser *p, con
 	return -1;
 }
 
-/* The public entry: a caller's struct vmsa_event of another size (src/abi.h)
- * is decoded whole, then copied; one below the first version's is no event
- * to fill.  (The decoder's own callers call vmsa_text_parse_event().) */
-enum vmsa_line_kind vmsa_text_parse_line_sized(struct vmsa_text_parser *p, const char *line,
-					       size_t len, struct vmsa_event *ev, size_t ev_size,
-					       enum vmsa_reject_reason *reason)
+/* vmsa_text_parse_line(), an event's kind with VMSA_LINE_SPLIT when another
+ * line glued to it was split off (p->split): told so, the counting pays
+ * nothing for the lines that are whole */
+static __attribute__((noinline)) int parse_line(struct vmsa_text_parser *p, const char *line,
+						size_t len, struct vmsa_event *ev,
+						enum vmsa_reject_reason *reason)
 {
-	if (ev_size == sizeof *ev)
-		return vmsa_text_parse_event(p, line, len, ev, reason);
-	struct vmsa_event whole;
-	if (ev_size < VMSA_ABI_MIN_EVENT)
-		return VMSA_LINE_IGNORED;
-	enum vmsa_line_kind k = vmsa_text_parse_event(p, line, len, &whole, reason);
-	vmsa_abi_out(ev, ev_size, &whole, sizeof whole, VMSA_ABI_MIN_EVENT);
-	return k;
-}
-
-enum vmsa_line_kind vmsa_text_parse_event(struct vmsa_text_parser *p, const char *line,
-					  size_t len, struct vmsa_event *ev,
-					  enum vmsa_reject_reason *reason)
-{
+	int split = 0;
 	const char *s = line, *e = line + len;
 	if (e > s && e[-1] == '\r')
 		e--;
@@ -353,9 +365,11 @@ enum vmsa_line_kind vmsa_text_parse_event(struct vmsa_text_parser *p, const char
 have_header:;
 	int id = find_event(p, h.name, h.name_len);
 	if (id < 0) {
-		/* the catalogue's first prefix is the system's own */
+		/* the catalogue's prefixes are the system's own */
 		bool vmscan = (h.name_len > p->prefix_len &&
 			       memcmp(h.name, p->cat->prefixes[0], p->prefix_len) == 0) ||
+			      (p->prefix2_len && h.name_len > p->prefix2_len &&
+			       memcmp(h.name, p->cat->prefixes[1], p->prefix2_len) == 0) ||
 			      of_system(p->cat->system, line, &h);
 		p->last_other = vmscan ? OTHER_VMSCAN : OTHER_SYSTEM;
 		if (vmscan)
@@ -370,6 +384,8 @@ have_header:;
 		return not_event(p, line, len, VMSA_LINE_REJECTED);
 	}
 	struct value_memo *vm = NULL;
+	struct vmsa_values v;
+	struct fields f;
 	const char *vt = h.fields;
 	size_t n = 0;
 	unsigned skipped = 0;
@@ -384,17 +400,21 @@ have_header:;
 		memcpy(ev, &blank, sizeof(*ev));
 		struct decoder_traits before;
 		decoder_traits_get(&p->traits, &before);
-		struct vmsa_values v;
-		struct fields f;
 		v.present = v.bad = 0;
 		if (h.fields == h.end) {
 			v.present = VF_BARE; /* (never remembered: value_slot() gave none) */
 			f.present = 0;
 		} else if (d->labels && !kv_first(h.fields, h.end)) {
-			vmsa_text_values_labelled(p, id, h.fields, h.end, &v);
+			if (__builtin_expect(!vmsa_text_values_labelled(p, id, h.fields, h.end, &v) ||
+						     h.end - h.fields > LABELLED_ONE,
+					     0))
+				goto unclean;
 		} else {
 			read_values(p, id, h.fields, h.end, &f, &v);
+			if (__builtin_expect(!p->layout[id].learned, 0))
+				goto unclean;
 		}
+	decoded:
 		ev->type = (enum vmsa_event_type)d->type;
 		ev->ctx = (enum vmsa_ctx)d->ctx;
 		vmsa_count_name(te->nm, &p->traits);
@@ -440,7 +460,39 @@ have_header:;
 	}
 	if (p->traits.dialect == VMSA_DIALECT_UNKNOWN)
 		p->traits.dialect = h.perf ? VMSA_DIALECT_PERF : VMSA_DIALECT_FTRACE;
-	return VMSA_LINE_EVENT;
+	return VMSA_LINE_EVENT | split;
+unclean:;
+	/* fields that did not read cleanly: text after them may be another
+	 * line glued to this one, split off, the event's own fields read again */
+	const char *j;
+	if (split || !(j = vmsa_text_joined_line(p->cat, h.fields, h.end)))
+		goto decoded;
+	p->split = (size_t)(j - line);
+	split = VMSA_LINE_SPLIT;
+	while (j > h.fields && (is_sp(j[-1]) || j[-1] == '\r'))
+		j--;
+	h.end = j;
+	vm = NULL; /* (its text is the lines': not remembered) */
+	values_again(p, id, h.fields, h.end, &f, &v);
+	goto decoded;
+}
+
+/* The public entry: a caller's struct vmsa_event of another size (src/abi.h)
+ * is decoded whole, then copied; one below the first version's is no event
+ * to fill.  (The decoder's own callers call parse_line().) */
+enum vmsa_line_kind vmsa_text_parse_line_sized(struct vmsa_text_parser *p, const char *line,
+					       size_t len, struct vmsa_event *ev, size_t ev_size,
+					       enum vmsa_reject_reason *reason)
+{
+	struct vmsa_event whole;
+	struct vmsa_event *e = ev_size == sizeof *ev ? ev : &whole;
+	if (ev_size < VMSA_ABI_MIN_EVENT)
+		return VMSA_LINE_IGNORED;
+	int k = parse_line(p, line, len, e, reason);
+	p->split = 0; /* (a line's own: what follows it is the caller's) */
+	if (e != ev)
+		vmsa_abi_out(ev, ev_size, &whole, sizeof whole, VMSA_ABI_MIN_EVENT);
+	return (enum vmsa_line_kind)(k & ~VMSA_LINE_SPLIT);
 }
 
 /* ---- counting ------------------------------------------------------ */
@@ -455,7 +507,8 @@ have_header:;
  * labelled_text()), goes on a broken event.  Only lines that are not events
  * are looked at, so a trace that is whole costs nothing.
  */
-#define WRAP_MAX 100
+#define WRAP_MAX 1024 /* (mails are wrapped at 72 to 120 columns; no trace line
+			* is as long) */
 
 /* The word [w, we) is one of a labelled event's print format (the catalogue's
  * labels); *value_after: a value follows it there ("priority", "val") */
@@ -562,7 +615,10 @@ static bool goes_on(const struct vmsa_text_parser *p, const char *s, const char 
 	if (first < e && *first == '>')
 		s = first = vmsa_text_unquote(first, e);
 	const char *inst = vmsa_text_after_instance(s, first, e);
+	/* (" => fn+0x1/0x2": a frame of the kernel's stacktrace, under the
+	 * "<stack trace>" line of the event it was taken at) */
 	if (first == e || *first == '#' || e - s > WRAP_MAX || starts(first, e, "CPU:") ||
+	    starts(first, e, "=> ") ||
 	    (inst && starts(skip_sp(inst, e), e, "CPU:")) || perf_frame(s, first, e))
 		return false;
 	if (!value_next && !memchr(first, '=', (size_t)(e - first)) &&
@@ -645,12 +701,73 @@ void vmsa_text_wrap_end(const struct vmsa_text_parser *p, uint64_t lines,
  * that ends in a field's '=' (a break at a fixed column, not at a space:
  * "classzone_idx=" and "4" on the next line) the value is joined without a
  * space; after one that ends in a label ("priority"), with one.
+ *
+ * A hard wrap at a fixed column (fold -w 80) breaks a line anywhere, in a
+ * header's event name, a field's name or its number, and takes no space:
+ * each piece but the last is as long as the first.  A line after a piece of
+ * the first one's length goes on it whatever it holds (when it does not
+ * begin like a trace line), and where the pieces have that shape (two
+ * pieces of the first's length or more, which tell the wrap's width; or
+ * one after a first line of that width) they are joined
+ * as they are, without a space, first: the mail's joining is tried when
+ * that makes no event.
  */
 #define UNWRAP_MAX 8 /* lines after the first, at most */
 #define QUOTE_MAX 16  /* bytes of a line's quoting ("> > ") and spaces before it, at most */
 /* the joined lines: the first, and UNWRAP_MAX more, each with its newline, a
  * '\r' and its quoting */
 #define UNWRAP_BYTES (WRAP_MAX + UNWRAP_MAX * (WRAP_MAX + QUOTE_MAX + 2))
+
+struct brk {
+	size_t nl, quote_end; /* a break's newline, where its next line's quoting ends */
+	bool cr, eq;	      /* a '\r' before the newline; the line before ends in '=' */
+};
+
+/* The lines [b, b + end) joined at their k breaks (hard: as they are),
+ * in place; the joined line's length */
+static size_t join_lines(char *b, const struct brk *at, unsigned k, size_t end, bool hard)
+{
+	size_t to = at[0].nl - at[0].cr;
+	for (unsigned i = 0; i < k; i++) {
+		size_t from = hard ? at[i].nl + 1 : at[i].quote_end;
+		if (!hard) {
+			/* each line moved up to the one before, past one space
+			 * (a mail's flowed lines keep theirs at the end; none
+			 * after a '=') */
+			while (is_sp(b[to - 1]))
+				to--;
+			if (!at[i].eq)
+				b[to++] = ' ';
+		}
+		size_t upto = i + 1 < k ? at[i + 1].nl - at[i + 1].cr : end;
+		memmove(b + to, b + from, upto - from);
+		to += upto - from;
+	}
+	return to;
+}
+
+/* Does the line [b, b + to) make an event?  (the trial leaves what decoding
+ * counts as it was, and the instance that a lost-events marker left for the
+ * line read next, which the line is; the caches it fills, the task memo and
+ * remembered values, are the caller's as any line's) */
+static bool makes_event(struct vmsa_text_parser *p, const char *b, size_t to)
+{
+	struct vmsa_traits t = p->traits;
+	const char *inst = p->pending_inst;
+	size_t inst_len = p->pending_len;
+	uint64_t reads[3] = {p->layout_reads, p->value_reads, p->template_reads};
+	struct vmsa_event ev;
+	enum vmsa_reject_reason why;
+	bool event = parse_line(p, b, to, &ev, &why) == VMSA_LINE_EVENT;
+	p->traits = t;
+	p->pending_inst = inst;
+	p->pending_len = inst_len;
+	p->layout_reads = reads[0];
+	p->value_reads = reads[1];
+	p->template_reads = reads[2];
+	p->split = 0;
+	return event;
+}
 
 size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c, char *b,
 			size_t len, size_t n, bool eof, unsigned *joined, size_t *line_len)
@@ -661,11 +778,11 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		return len;
 	/* each break: its newline (a '\r' before it too), its next line's
 	 * quoting, and whether it follows a field's '=' */
-	struct {
-		size_t nl, quote_end;
-		bool cr, eq;
-	} at[UNWRAP_MAX];
+	struct brk at[UNWRAP_MAX];
 	size_t end = len;
+	size_t first = len - (len && b[len - 1] == '\r'); /* (the width of a hard wrap) */
+	size_t piece = first;				   /* the last line's length */
+	bool hard = first >= 16, by_goes_on = true;
 	unsigned k = 0;
 	while (k < UNWRAP_MAX && end < n) {
 		const char *ns = b + end + 1, *ne = memchr(ns, '\n', (size_t)(b + n - ns));
@@ -679,55 +796,50 @@ size_t vmsa_text_unwrap(struct vmsa_text_parser *p, struct vmsa_source_counts *c
 		bool cr = end > 0 && b[end - 1] == '\r';
 		bool eq = name_before_eq(b, end - cr) != SIZE_MAX;
 		bool value_next = eq || label_before_value(p, b, end - cr);
-		if (ne == ns || (size_t)(ne - b) > UNWRAP_BYTES || !goes_on(p, ns, ne, value_next))
+		if (ne == ns || (size_t)(ne - b) > UNWRAP_BYTES)
 			break;
-		const char *f = skip_sp(ns, ne), *u = f;
+		bool goes = goes_on(p, ns, ne, value_next);
+		/* (a hard wrap's next piece: after one of the first's length) */
+		const char *f = skip_sp(ns, ne);
+		bool piece_next = hard && piece == first && f < ne && *f != '#' &&
+				  !starts(f, ne, "CPU:") && !vmsa_text_line_start(ns, f, ne);
+		if (!goes && !piece_next)
+			break;
+		const char *u = f;
 		if (f < ne && *f == '>') {
 			u = vmsa_text_unquote(f, ne);
 			if (u - ns > QUOTE_MAX)
 				break;
 		}
+		if (k && piece != first)
+			hard = false; /* (a piece before the last shorter than the first) */
+		by_goes_on &= goes;
 		at[k].nl = end;
 		at[k].cr = cr;
 		at[k].quote_end = (size_t)(u - b);
 		at[k].eq = eq;
 		end = (size_t)(ne - b);
+		piece = (size_t)(ne - ns) - (ne > ns && ne[-1] == '\r');
 		k++;
 	}
 	if (!k)
 		return len;
 	char saved[UNWRAP_BYTES];
 	memcpy(saved, b, end);
-	/* each line after the first moved up to the one before, past one space
-	 * (a mail's flowed lines keep theirs at the end; none after a '='): the
-	 * joined line is [b, b + to) */
-	size_t to = at[0].nl - at[0].cr;
-	for (unsigned i = 0; i < k; i++) {
-		while (is_sp(b[to - 1]))
-			to--;
-		if (!at[i].eq)
-			b[to++] = ' ';
-		size_t from = at[i].quote_end, upto = i + 1 < k ? at[i + 1].nl - at[i + 1].cr : end;
-		memmove(b + to, b + from, upto - from);
-		to += upto - from;
+	size_t to = 0;
+	bool event = false;
+	if (hard && (k >= 2 || first == p->unwrap_width)) {
+		to = join_lines(b, at, k, end, true);
+		event = makes_event(p, b, to);
+		if (!event)
+			memcpy(b, saved, end);
+		else if (k >= 2)
+			p->unwrap_width = first;
 	}
-	/* does the joined line make an event?  (the trial leaves what decoding
-	 * counts as it was, and the instance that a lost-events marker left
-	 * for the line read next, which the line is; the caches it fills, the
-	 * task memo and remembered values, are the caller's as any line's) */
-	struct vmsa_traits t = p->traits;
-	const char *inst = p->pending_inst;
-	size_t inst_len = p->pending_len;
-	uint64_t reads[3] = {p->layout_reads, p->value_reads, p->template_reads};
-	struct vmsa_event ev;
-	enum vmsa_reject_reason why;
-	bool event = vmsa_text_parse_event(p, b, to, &ev, &why) == VMSA_LINE_EVENT;
-	p->traits = t;
-	p->pending_inst = inst;
-	p->pending_len = inst_len;
-	p->layout_reads = reads[0];
-	p->value_reads = reads[1];
-	p->template_reads = reads[2];
+	if (!event && by_goes_on) {
+		to = join_lines(b, at, k, end, false);
+		event = makes_event(p, b, to);
+	}
 	if (!event) {
 		memcpy(b, saved, end);
 		return len;
@@ -745,15 +857,44 @@ more:
 	return SIZE_MAX;
 }
 
-enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
-					 const char *line, size_t len, struct vmsa_event *ev,
-					 enum vmsa_reject_reason *reason)
+bool vmsa_text_cut_event(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
+			 const char *line, size_t len, const struct vmsa_event *ev,
+			 enum vmsa_reject_reason *reason)
+{
+	const char *e = line + len;
+	while (e > line && (is_sp(e[-1]) || e[-1] == '\r'))
+		e--;
+	if (e == line || !is_digit(e[-1]))
+		return false;
+	c->lines_analyzed--;
+	c->lines_rejected++;
+	c->rejected_by_reason[VMSA_REJECT_BAD_NUMBER]++;
+	*reason = VMSA_REJECT_BAD_NUMBER;
+	if (!ev->instance)
+		p->traits.top_buffer_events--;
+	return true;
+}
+
+size_t vmsa_text_take_split(struct vmsa_text_parser *p)
+{
+	size_t at = p->split;
+	p->split = 0;
+	return at;
+}
+
+int vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa_source_counts *c,
+			 const char *line, size_t len, struct vmsa_event *ev,
+			 enum vmsa_reject_reason *reason)
 {
 	*reason = VMSA_REJECT_BAD_HEADER;
 	c->lines_read++;
-	enum vmsa_line_kind k = vmsa_text_parse_event(p, line, len, ev, reason);
+	int k = parse_line(p, line, len, ev, reason);
+	if (__builtin_expect(k == VMSA_LINE_EVENT, 1)) {
+		c->lines_analyzed++;
+		return k;
+	}
 	switch (k) {
-	case VMSA_LINE_EVENT:
+	case VMSA_LINE_EVENT | VMSA_LINE_SPLIT:
 		c->lines_analyzed++;
 		break;
 	case VMSA_LINE_LOST:
@@ -763,11 +904,15 @@ enum vmsa_line_kind vmsa_text_count_line(struct vmsa_text_parser *p, struct vmsa
 			c->events_lost += ev->lost;
 		else
 			c->lost_markers_without_count++;
+		if (p->split)
+			return (int)k | VMSA_LINE_SPLIT;
 		break;
 	case VMSA_LINE_REJECTED:
 		note_broken(p, c->lines_read);
 		c->lines_rejected++;
 		c->rejected_by_reason[*reason]++;
+		if (p->split)
+			return (int)k | VMSA_LINE_SPLIT;
 		break;
 	case VMSA_LINE_IGNORED:
 	default:
@@ -799,6 +944,7 @@ void vmsa_traits_add_text(struct vmsa_traits *t, const struct vmsa_traits *d)
 	t->report_files += d->report_files;
 	t->writes_rejected += d->writes_rejected;
 	t->timestamps_integer += d->timestamps_integer;
+	t->timestamps_out_of_order += d->timestamps_out_of_order;
 	if (t->dialect == VMSA_DIALECT_UNKNOWN)
 		t->dialect = d->dialect;
 }

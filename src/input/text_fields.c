@@ -159,9 +159,10 @@ static const char *label_of_last_word(const char *s, const char *e, const char *
 		       : NULL;
 }
 
-void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char *s,
+bool vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char *s,
 			       const char *e, struct vmsa_values *v)
 {
+	bool last_word = false;
 	const struct plan *pl = &p->plan[event];
 	/* labels usually come in the plan's order: each is looked for after the
 	 * previous one first (the plan's last one as the line's last word
@@ -171,6 +172,7 @@ void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char
 		const struct plan_item *it = &pl->item[j];
 		const char *q = j + 1 == pl->n ? label_of_last_word(from, e, it->label, it->label_len)
 					       : NULL;
+		last_word = q != NULL;
 		if (!q)
 			q = vmsa_text_find_lit(from, e, it->label, it->label_len);
 		if (!q && from != s)
@@ -186,6 +188,7 @@ void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char
 			   q, ve, v);
 		from = ve;
 	}
+	return last_word;
 }
 
 
@@ -194,6 +197,7 @@ int vmsa_text_index_catalogue(struct vmsa_text_parser *p)
 {
 	const struct vmsa_catalogue *c = p->cat;
 	p->prefix_len = c->prefixes[0] ? strlen(c->prefixes[0]) : 0;
+	p->prefix2_len = c->prefixes[1] ? strlen(c->prefixes[1]) : 0;
 	memset(p->event_slot, -1, EVENT_SLOTS);
 	memset(p->first_bytes, 0, sizeof(p->first_bytes));
 	p->nnames = 0;

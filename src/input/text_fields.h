@@ -19,7 +19,8 @@ static inline unsigned event_hash(const char *name, size_t len)
 	       (EVENT_SLOTS - 1);
 }
 
-static inline int find_event(const struct vmsa_text_parser *p, const char *name, size_t len)
+static inline __attribute__((always_inline)) int find_event(const struct vmsa_text_parser *p,
+							     const char *name, size_t len)
 {
 	unsigned char c0 = (unsigned char)name[0];
 	if (len < 11 || !((p->first_bytes[c0 >> 6] >> (c0 & 63)) & 1))

@@ -120,12 +120,18 @@ static inline __attribute__((always_inline)) bool name_after(const char *r, cons
 			r = skip_sp(d, e);
 	}
 
-	/* event name, possibly "system:event", ends at ':' + space or EOL */
+	/* event name, possibly "system:event", ends at ':' + space or EOL;
+	 * perf script prints "system:event" without the ':' after it in some
+	 * versions and field sets ("578.542919: vmscan:mm_vmscan_direct_reclaim_begin
+	 * order=0 ..."): a "system:" before it, the name ends at a space or EOL */
 	const char *ns = r, *last = r;
 	for (;;) {
 		r = find_byte2(r, e, ':', ' ');
-		if (r == e || *r == ' ') /* no spaces in a name */
-			return false;
+		if (r == e || *r == ' ') { /* no spaces in a name */
+			if (last == ns)
+				return false;
+			break;
+		}
 		if (r + 1 == e || is_sp(r[1]))
 			break;
 		last = ++r;
@@ -134,7 +140,7 @@ static inline __attribute__((always_inline)) bool name_after(const char *r, cons
 		return false;
 	h->name = last;
 	h->name_len = (size_t)(r - last);
-	h->fields = skip_sp(r + 1, e);
+	h->fields = r == e ? e : skip_sp(r + 1, e);
 	h->end = e;
 	return true;
 }
@@ -565,10 +571,11 @@ bool vmsa_text_line_start(const char *s, const char *first, const char *e)
 		return true;
 	if (line_start_from(s, first, e))
 		return true;
-	/* a whole line without a "[CPU]" column */
+	/* a whole line without a "[CPU]" column, or of the verbose latency
+	 * format ("[<hex us>]": no CPU's digits) */
 	struct header h;
 	return (a && parse_header_unbracketed(a, skip_sp(a, e), e, &h)) ||
-	       parse_header_unbracketed(s, first, e, &h);
+	       parse_header_unbracketed(s, first, e, &h) || parse_header_verbose(s, first, e, &h);
 }
 
 static bool parse_header_from(const char *s, const char *first, const char *e, struct header *h);
@@ -634,7 +641,19 @@ static bool parse_header_from(const char *s, const char *first, const char *e, s
 }
 
 
-bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known)
+/* A marker's count [d, p): *n, or unknown (0, *known false) when it is
+ * none (cut, negative, not digits, past 2^64 - 1): the marker says events
+ * were lost, not how many */
+static void lost_count(const char *d, const char *p, uint64_t *n, bool *known)
+{
+	bool neg;
+	*known = p > d && parse_num(d, p, n, &neg) == NUM_OK && !neg;
+	if (!*known)
+		*n = 0;
+}
+
+bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known,
+			  const char **end)
 {
 	if (!starts(p, e, "CPU:"))
 		return false;
@@ -645,35 +664,151 @@ bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known
 	if (!starts(p, e, "["))
 		return false;
 	p++;
-	bool neg;
 	/* the kernel's trace file, when a writer overran the reader and the
 	 * ring buffer could not say by how many (print_trace_line()) */
-	if (starts(p, e, "LOST EVENTS]")) {
+	static const char lost_unknown[] = "LOST EVENTS]", dropped_unknown[] = "EVENTS DROPPED]";
+	if (starts(p, e, lost_unknown) || starts(p, e, dropped_unknown)) {
 		*n = 0;
 		*known = false;
+		*end = p + (*p == 'L' ? sizeof(lost_unknown) : sizeof(dropped_unknown)) - 1;
 		return true;
 	}
-	if (starts(p, e, "LOST ")) {
+	/* "LOST M EVENTS]", trace-cmd's "M EVENTS DROPPED]"; a marker damaged
+	 * after its "LOST " or its digits ("[LOST 5 EVENTS" cut, "[LOST -5
+	 * EVENTS]", "[LOST 5x EVENTS]", a count past 2^64 - 1) is still a
+	 * marker, of an unknown count: events were lost */
+	bool lost = starts(p, e, "LOST ");
+	if (lost)
 		p += 5;
-		const char *d = p;
-		while (p < e && is_digit(*p))
-			p++;
-		if (!starts(p, e, " EVENTS]") || parse_num(d, p, n, &neg) != NUM_OK)
-			return false;
-		*known = true;
-		return true;
-	}
-	if (starts(p, e, "EVENTS DROPPED]")) {
+	else if (p == e || !is_digit(*p))
+		return false;
+	const char *d = p;
+	while (p < e && !is_sp(*p) && *p != ']')
+		p++;
+	const char *tail = lost ? " EVENTS]" : " EVENTS DROPPED]";
+	size_t tn = strlen(tail);
+	if (!starts(p, e, tail)) {
 		*n = 0;
 		*known = false;
+		/* (the rest of the line: what the marker was cut into) */
+		const char *r = find_byte(p, e, ']');
+		*end = r < e ? r + 1 : e;
 		return true;
 	}
-	const char *d = p;
-	while (p < e && is_digit(*p))
-		p++;
-	if (!starts(p, e, " EVENTS DROPPED]") || parse_num(d, p, n, &neg) != NUM_OK)
-		return false;
-	*known = true;
+	lost_count(d, p, n, known);
+	*end = p + tn;
 	return true;
 }
 
+/* The word that ends at b (spaces before b skipped), not before f: its start */
+static const char *word_before(const char *f, const char *b, const char **end)
+{
+	b = skip_sp_back(f, b);
+	const char *w = b;
+	while (w > f && !is_sp(w[-1]))
+		w--;
+	*end = b;
+	return w;
+}
+
+static bool all_digits(const char *p, const char *e)
+{
+	for (; p < e; p++)
+		if (!is_digit(*p))
+			return false;
+	return true;
+}
+
+/*
+ * A header in [f, e) whose CPU column's '[' is at q: where its line begins
+ * (the task's word, "comm-pid" or perf's "comm pid", past a "(TGID)"
+ * column), or NULL.  A task whose name holds spaces is taken from its last
+ * word: the words before it stay with the event before, which reads no
+ * more than its own fields.
+ */
+static const char *header_at_cpu(const char *f, const char *q, const char *e)
+{
+	const char *r = q + 1;
+	while (r < e && is_digit(*r))
+		r++;
+	if (r == q + 1 || r == e || *r != ']')
+		return NULL;
+	const char *b = skip_sp_back(f, q);
+	if (b > f && b[-1] == ')') {
+		const char *o = b - 1;
+		while (o > f && o[-1] != '(')
+			o--;
+		if (o == f)
+			return NULL;
+		b = o - 1;
+	}
+	const char *be, *w = word_before(f, b, &be);
+	if (w == be)
+		return NULL;
+	if (all_digits(w, be)) /* perf: "comm pid [cpu]" */
+		w = word_before(f, w, &be);
+	return w > f && w < be && vmsa_text_line_start(w, w, e) ? w : NULL;
+}
+
+/* A header without a "[CPU]" column (perf script of a recording without
+ * CPUs, the latency formats) whose event name [n, ...) mentions the
+ * catalogue: where its line begins (the nearest word before the name from
+ * which a line starts: the task's first word), or NULL */
+static const char *header_before_name(const char *f, const char *n, const char *e)
+{
+	const char *w = n;
+	for (int i = 0; i < 4 && w > f; i++) {
+		const char *we;
+		w = word_before(f, w, &we);
+		if (w > f && i >= 1 && vmsa_text_line_start(w, w, e))
+			return w;
+	}
+	return NULL;
+}
+
+const char *vmsa_text_joined_line(const struct vmsa_catalogue *c, const char *f, const char *e)
+{
+	const char *at = NULL;
+	/* a '\r' that ends a line before the end */
+	const char *cr = memchr(f, '\r', (size_t)(e - f));
+	if (cr) {
+		const char *r = cr;
+		while (r < e && (*r == '\r' || is_sp(*r)))
+			r++;
+		if (r < e)
+			at = r;
+	}
+	const char *lim = at ? at : e;
+	/* a "[CPU]" column, or a lost-events marker ("CPU:N [LOST ...") */
+	for (const char *q = find_byte(f, lim, '['); q < lim; q = find_byte(q + 1, lim, '[')) {
+		if (q == f || !is_sp(q[-1]))
+			continue;
+		const char *we, *w = word_before(f, q, &we);
+		uint64_t n;
+		bool known;
+		const char *end;
+		if (w > f && starts(w, we, "CPU:") && vmsa_text_parse_lost(w, e, &n, &known, &end))
+			return w;
+		const char *h = header_at_cpu(f, q, e);
+		if (h)
+			return h;
+	}
+	/* an event of the catalogue's system, its header without "[CPU]" */
+	for (size_t i = 0; i < sizeof(c->prefixes) / sizeof(c->prefixes[0]) + 1; i++) {
+		const char *lit = i < sizeof(c->prefixes) / sizeof(c->prefixes[0]) ? c->prefixes[i]
+										  : c->system;
+		if (!lit)
+			continue;
+		size_t ln = strlen(lit);
+		const char *m = vmsa_text_find_lit(f, lim, lit, ln);
+		if (!m)
+			continue;
+		m -= ln;
+		if (i == sizeof(c->prefixes) / sizeof(c->prefixes[0]) && (m + ln >= lim || m[ln] != ':'))
+			continue;
+		const char *h = header_before_name(f, m, e);
+		if (h && h < lim)
+			lim = h;
+	}
+	return lim < e ? lim : NULL;
+}

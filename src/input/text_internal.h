@@ -88,8 +88,15 @@ bool vmsa_text_cpu_to_name_learn(const char *q, const char *e, struct header *h,
 /* The event name at r (where a line's header template says it begins), as
  * vmsa_text_cpu_to_name() reads it from there */
 bool vmsa_text_name_at(const char *r, const char *e, struct header *h);
-/* "CPU:N [LOST M EVENTS]" (trace_pipe), "CPU:N [M EVENTS DROPPED]" (trace-cmd) */
-bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known);
+/* The fields [f, e) of an event that did not read cleanly: where another
+ * line glued to them begins (a lost newline, a '\r' alone ending a line),
+ * or NULL */
+const char *vmsa_text_joined_line(const struct vmsa_catalogue *c, const char *f, const char *e);
+/* "CPU:N [LOST M EVENTS]" (trace_pipe), "CPU:N [M EVENTS DROPPED]" (trace-cmd):
+ * *n, whether it is known (a marker that says none, or a damaged count: not),
+ * *end where the marker ends in [p, e) */
+bool vmsa_text_parse_lost(const char *p, const char *e, uint64_t *n, bool *known,
+			  const char **end);
 
 /* ---- the task memo (text_task.h) ------------------------------------ */
 
@@ -252,6 +259,10 @@ struct vmsa_text_parser {
 	 * system's (OTHER_VMSCAN: mm_vmscan_*, counted by name) or another
 	 * system's (OTHER_SYSTEM); else OTHER_NONE */
 	uint8_t last_other;
+	/* where in the line decoded last the next line begins, glued to it (a
+	 * lost newline: vmsa_text_count_line() says VMSA_LINE_SPLIT); 0: no
+	 * such line */
+	size_t split;
 	/* broken lines (vmsa_text_count_line()): the last line that was not an
 	 * event, by its number in the counts, whether it began like a trace line
 	 * short enough to be broken (a head), whether it ended in a field's '='
@@ -261,6 +272,7 @@ struct vmsa_text_parser {
 	const char *other_line; /* the last line that was not an event */
 	size_t other_len;
 	bool wrap_last_head, wrap_last_eq, wrap_first_goes_on, wrap_first_goes_on_eq;
+	size_t unwrap_width; /* --unwrap: the width of a hard wrap, once seen */
 	bool general_only;	  /* shortcuts off (tests compare both readers) */
 	bool no_value_memo;	  /* remembered values off (tests read layouts) */
 	uint64_t layout_reads;	  /* lines whose fields were read in place */
@@ -268,6 +280,7 @@ struct vmsa_text_parser {
 	uint64_t template_reads;  /* lines whose header was read by a template */
 	const struct vmsa_catalogue *cat;
 	size_t prefix_len; /* of the catalogue's first prefix */
+	size_t prefix2_len; /* of its second (0: none) */
 	struct flag_memo flag_memo[FLAG_MEMO]; /* by a hash of the text */
 	int8_t event_slot[64];	  /* names[] by name hash */
 	uint8_t nnames;
@@ -336,8 +349,15 @@ void vmsa_text_read_fields_general(struct vmsa_text_parser *p, int event, const 
 /* A symbolic value [s, s + n) of type t, remembered when it is a flag string. */
 int vmsa_text_read_symbol(struct flag_memo *memo, enum vmsa_field_type t, const char *s, size_t n,
 			  uint64_t *out);
-/* The values of an event without "k=v" (mm_shrink_slab_*): "label<number>". */
-void vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char *s,
+/* The values of an event without "k=v" (mm_shrink_slab_*): "label<number>".
+ * True when its last label's value was the line's last word, as the kernel
+ * prints them (else text may follow the event: vmsa_text_joined_line()).
+ * Two such events and a header between them hold more than LABELLED_ONE
+ * bytes (mm_shrink_slab_start's fields are some 100 to 180: a function's
+ * name, a pointer, the gfp flags; two and a header 220 or more): fields
+ * longer than that are looked through too. */
+#define LABELLED_ONE 200
+bool vmsa_text_values_labelled(struct vmsa_text_parser *p, int event, const char *s,
 			       const char *e, struct vmsa_values *v);
 
 #endif

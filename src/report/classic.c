@@ -873,7 +873,7 @@ static void cell12(struct vmsa_tb *t, const char *s)
 
 /* how often and how long reclaim throttled the task (by reason), and the
  * slab shrinkers it ran */
-static void throttle_shrink_cells(struct vmsa_tb *t, const struct vmsa_summary *sum VMSA_UNUSED,
+static void throttle_shrink_cells(struct vmsa_tb *t, const struct vmsa_summary *sum,
 				  const struct vmsa_task_row *r)
 {
 	const struct vmsa_row_more *m = vmsa_row_more(r);
@@ -883,6 +883,7 @@ static void throttle_shrink_cells(struct vmsa_tb *t, const struct vmsa_summary *
 		calls += vmsa_row_ctx(r, c)->slab_calls;
 		freed += vmsa_row_ctx(r, c)->slab_freed;
 	}
+	bool freed_known = vmsa_known_of(sum).slab_freed;
 	char cell[48];
 	for (int b = 0; b < VMSA_THROTTLE__COUNT; b++) {
 		char secs[32];
@@ -890,7 +891,9 @@ static void throttle_shrink_cells(struct vmsa_tb *t, const struct vmsa_summary *
 		snprintf(cell, sizeof(cell), "%" PRIu64 "/%s", m->throttled[b], secs);
 		cell12(t, m->throttled[b] ? cell : "-");
 	}
-	int k = snprintf(cell, sizeof(cell), " %10" PRIu64 " %12" PRId64 "\n", calls, freed);
+	int k = freed_known
+			? snprintf(cell, sizeof(cell), " %10" PRIu64 " %12" PRId64 "\n", calls, freed)
+			: snprintf(cell, sizeof(cell), " %10" PRIu64 " %12s\n", calls, "unknown");
 	vmsa_tb_bytes(t, cell, (size_t)k);
 }
 

@@ -78,6 +78,8 @@ static void add_name(jo *o, const char *k, jo *v)
 	add(o, k, kn.reclaimed ? u64((uint64_t)c->member) : NULL);
 #define PUT_END_RECLAIMED(type, member, k, unit, meaning) \
 	add(o, k, kn.end_reclaimed ? u64((uint64_t)c->member) : NULL);
+#define PUT_SLAB_FREED(type, member, k, unit, meaning) \
+	add(o, k, kn.slab_freed ? u64((uint64_t)c->member) : NULL);
 #define PUT_QUANTILE(k, q) add(o, k, h->count ? u64(vmsa_hist_quantile(h, q)) : NULL);
 #define NO_MEMBER(k, kind, meaning, value)
 
@@ -128,7 +130,8 @@ static jo *ctx_obj(const struct vmsa_counters *c, struct vmsa_known kn, bool win
 	if (windowed) {
 		VMSA_CTX_WINDOW(PUT_COUNTER)
 	}
-	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED, PUT_END_RECLAIMED)
+	VMSA_CTX_FIELDS(PUT, PUT_COUNTER, PUT_SCANNED, PUT_RECLAIMED, PUT_END_RECLAIMED,
+			PUT_SLAB_FREED)
 	return o;
 }
 

@@ -335,6 +335,8 @@ static jv window_obj(const struct vmsa_task_row *r, enum vmsa_ctx x, struct vmsa
 	PUT_U64_IF(k, kn.reclaimed, (uint64_t)c->member);
 #define WPUT_END_RECLAIMED(type, member, k, unit, meaning) \
 	PUT_U64_IF(k, kn.end_reclaimed, (uint64_t)c->member);
+#define WPUT_SLAB_FREED(type, member, k, unit, meaning) \
+	PUT_U64_IF(k, kn.slab_freed, (uint64_t)c->member);
 #define WPUT_QUANTILE(k, q) PUT_KV(k, h->count ? u64(vmsa_hist_quantile(h, q)) : VMSA_JNULL);
 
 /* the members of a context's object (ctx_obj() in json.c) */
@@ -345,7 +347,8 @@ static void ctx_members(struct vmsa_jw *w, bool *firstp, const struct vmsa_count
 	if (windowed) {
 		VMSA_CTX_WINDOW(WPUT_COUNTER)
 	}
-	VMSA_CTX_FIELDS(WPUT, WPUT_COUNTER, WPUT_SCANNED, WPUT_RECLAIMED, WPUT_END_RECLAIMED)
+	VMSA_CTX_FIELDS(WPUT, WPUT_COUNTER, WPUT_SCANNED, WPUT_RECLAIMED, WPUT_END_RECLAIMED,
+			WPUT_SLAB_FREED)
 	*firstp = first;
 }
 
@@ -401,7 +404,7 @@ void vmsa_jw_release(struct vmsa_jw *w)
 {
 	free(w->p);
 	for (int i = 0; i < VMSA_JW_BLANKS; i++)
-		for (int k = 0; k < 32; k++)
+		for (size_t k = 0; k < sizeof(w->blank[i]) / sizeof(w->blank[i][0]); k++)
 			free(w->blank[i][k].text);
 	memset(w, 0, sizeof(*w));
 }
@@ -423,7 +426,7 @@ static struct vmsa_jw_blank *blank_of(struct vmsa_jw *w, unsigned kind, struct v
 {
 	return &w->blank[kind][(unsigned)kn.sync | (unsigned)kn.scanned << 1 |
 			       (unsigned)kn.reclaimed << 2 | (unsigned)kn.end_reclaimed << 3 |
-			       (unsigned)kn.writes << 4];
+			       (unsigned)kn.writes << 4 | (unsigned)kn.slab_freed << 5];
 }
 
 /* The blank object of a kind that does not depend on what is known */

@@ -23,7 +23,7 @@ struct vmsa_jw {
 	struct vmsa_jw_blank {
 		char *text; /* NULL: not written yet */
 		size_t len;
-	} blank[VMSA_JW_BLANKS][32];
+	} blank[VMSA_JW_BLANKS][64];
 };
 
 /* Frees what w holds (its text and the blank objects) */

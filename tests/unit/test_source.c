@@ -336,6 +336,121 @@ START_TEST(test_wrapped_labelled_serial_vs_threads)
 }
 END_TEST
 
+/* A temporary file of the n bytes at text */
+static char *temp_with(const char *text, size_t n)
+{
+	char *path = strdup("/tmp/vmsa-test-source-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+/*
+ * Damaged text (issue 43): lines joined by a lost newline (an event, then a
+ * whole second line: split where its header begins, so both events are
+ * read), lost-events markers glued to an event line before and after it,
+ * markers whose count is damaged (unknown, not ignored), a timestamp 100 s
+ * ahead (the lines after it go backwards), and a last line cut inside its
+ * number: the counts the serial reader gives, and the threads' the same at
+ * every batch size.
+ */
+START_TEST(test_damaged_serial_vs_threads)
+{
+	static const char a[] = "           dd-100     [001] .....    %d.%06d: "
+				"mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL";
+	static const char b[] = "           dd-100     [001] .....    %d.%06d: "
+				"mm_vmscan_direct_reclaim_end: nr_reclaimed=34";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	for (int k = 0; k < 200; k++) {
+		int t = 20 + (k == 50 ? 100 : 0), us = k * 10;
+		fprintf(f, a, t, us);
+		switch (k % 5) {
+		case 0: /* the newline lost: the end glued to the begin */
+			fprintf(f, b, t, us + 1);
+			break;
+		case 1: /* a marker glued after, then one before the end */
+			fputs(" CPU:0 [LOST 7 EVENTS]\nCPU:1 [LOST 2 EVENTS]", f);
+			fprintf(f, b, t, us + 1);
+			break;
+		case 2: /* damaged markers: their counts are unknown */
+			fputs("\nCPU:0 [LOST 5 EVENTS\nCPU:0 [LOST -5 EVENTS]\nCPU:0 [LOST 5x EVENTS]\n"
+			      "CPU:0 [LOST 99999999999999999999 EVENTS]\n",
+			      f);
+			fprintf(f, b, t, us + 1);
+			break;
+		default:
+			fputc('\n', f);
+			fprintf(f, b, t, us + 1);
+			break;
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, a, 21, 0);
+	fputs("\n", f);
+	fprintf(f, b, 21, 1);
+	fclose(f);
+	len -= 1; /* "nr_reclaimed=3", the file cut */
+	char *path = temp_with(text, len);
+	struct rec serial;
+	record(&serial, path, 1, 1 << 20);
+	const struct vmsa_source_counts *c = &serial.counts;
+	ck_assert_uint_eq(serial.nev, 401 + 40 * 2 + 40 * 4); /* events, markers */
+	ck_assert_uint_eq(c->lines_analyzed, 401);
+	ck_assert_uint_eq(c->lines_rejected, 1);
+	ck_assert_uint_eq(c->rejected_by_reason[VMSA_REJECT_BAD_NUMBER], 1);
+	ck_assert_uint_eq(c->lines_lost_markers, 40 * 2 + 40 * 4);
+	ck_assert_uint_eq(c->events_lost, 40 * 9);
+	ck_assert_uint_eq(c->lost_markers_without_count, 40 * 4);
+	/* (the lines after the one 100 s ahead, all but those of its own second) */
+	ck_assert_uint_eq(serial.traits.timestamps_out_of_order, 2 * 149 + 1);
+	static const char cut[] = "nr_reclaimed=3\n";
+	ck_assert(serial.rlen >= sizeof(cut) - 1 &&
+		  memcmp(serial.rejects + serial.rlen - (sizeof(cut) - 1), cut, sizeof(cut) - 1) == 0);
+	rec_free(&serial);
+	check_file(path, 400);
+	unlink(path);
+	free(path);
+	free(text);
+}
+END_TEST
+
+/* Lines that end in '\r' alone: read as lines, serially (threads ask for
+ * newlines); 3,000 lines are 3,000 lines, not one */
+START_TEST(test_cr_lines)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	fputs("# tracer: nop\r#\r", f);
+	for (int k = 0; k < 1500; k++)
+		fprintf(f,
+			"           dd-100     [001] .....    20.%06d: mm_vmscan_direct_reclaim_begin: "
+			"order=0 gfp_flags=GFP_KERNEL\r"
+			"           dd-100     [001] .....    20.%06d: mm_vmscan_direct_reclaim_end: "
+			"nr_reclaimed=34\r",
+			2 * k, 2 * k + 1);
+	fclose(f);
+	char *path = temp_with(text, len);
+	struct rec serial;
+	record(&serial, path, 1, 1 << 20);
+	ck_assert_uint_eq(serial.counts.lines_read, 3002);
+	ck_assert_uint_eq(serial.counts.lines_analyzed, 3000);
+	ck_assert_uint_eq(serial.nev, 3000);
+	ck_assert_uint_eq(serial.ev[2999].nr_reclaimed, 34);
+	rec_free(&serial);
+	check_file(path, 3000);
+	unlink(path);
+	free(path);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_not_text_serial_vs_threads)
 {
 	check_output_of("printf 'PERFILE2 and more'", 0);
@@ -886,6 +1001,8 @@ Suite *source_suite(void)
 	tcase_add_test(tc, test_hostile_serial_vs_threads);
 	tcase_add_test(tc, test_value_after_eq_serial_vs_threads);
 	tcase_add_test(tc, test_not_text_serial_vs_threads);
+	tcase_add_test(tc, test_damaged_serial_vs_threads);
+	tcase_add_test(tc, test_cr_lines);
 	tcase_add_test(tc, test_wrapped_serial_vs_threads);
 	tcase_add_test(tc, test_wrapped_labelled_serial_vs_threads);
 	tcase_add_test(tc, test_threads_by_size);

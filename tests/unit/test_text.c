@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vmsa/vmsa.h"
+#include "input/input.h"
 #include "input/text_scan.h"
 #include "asserts.h"
 
@@ -634,6 +635,106 @@ START_TEST(test_timestamps)
 END_TEST
 
 Suite *text_suite(void);
+/* Damaged lines (issue 43): markers whose count is damaged are markers of
+ * an unknown count; a line holding an event and then another line is
+ * split where the second begins; real shapes of other kernels and tools */
+START_TEST(test_damaged_lines)
+{
+	struct vmsa_text_parser *p;
+	ck_assert_int_eq(vmsa_text_parser_new(&p), 0);
+	struct vmsa_event ev;
+	enum vmsa_reject_reason r;
+	static const char *const unknown[] = {"CPU:0 [LOST 5 EVENTS", "CPU:0 [LOST -5 EVENTS]",
+					      "CPU:0 [LOST 5x EVENTS]",
+					      "CPU:3 [LOST 99999999999999999999 EVENTS]",
+					      "CPU:1 [5x EVENTS DROPPED]"};
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		ck_assert_msg(vmsa_text_parse_line(p, unknown[i], strlen(unknown[i]), &ev, &r) ==
+				      VMSA_LINE_LOST,
+			      "%s", unknown[i]);
+		ck_assert_msg(ev.lost == 0, "%s: %llu", unknown[i], (unsigned long long)ev.lost);
+	}
+	const char *m = "CPU:0 [LOST 18446744073709551615 EVENTS]";
+	ck_assert_int_eq(vmsa_text_parse_line(p, m, strlen(m), &ev, &r), VMSA_LINE_LOST);
+	ck_assert_uint_eq(ev.lost, UINT64_MAX);
+
+	struct vmsa_source_counts c;
+	memset(&c, 0, sizeof(c));
+	const char *end = "           dd-100     [001] .....    20.002500: "
+			  "mm_vmscan_direct_reclaim_end: nr_reclaimed=34";
+	const char *begin = "          cat-101     [000] .....    20.003000: "
+			    "mm_vmscan_direct_reclaim_begin: order=2 gfp_flags=GFP_KERNEL";
+	char line[512];
+	/* an event, then the next line glued to it: split where it begins */
+	snprintf(line, sizeof(line), "%s%s", end, begin);
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line, strlen(line), &ev, &r),
+			 VMSA_LINE_EVENT | VMSA_LINE_SPLIT);
+	ck_assert_int_eq(ev.type, VMSA_EV_RECLAIM_END);
+	ck_assert_uint_eq(ev.nr_reclaimed, 34);
+	size_t at = vmsa_text_take_split(p);
+	ck_assert_str_eq(line + at, strstr(begin, "cat-101"));
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line + at, strlen(line + at), &ev, &r),
+			 VMSA_LINE_EVENT);
+	ck_assert_int_eq(ev.order, 2);
+	/* ... and after an event printed with labels, its last value the last word */
+	const char *slab = "           dd-100     [001] .....    20.002400: mm_shrink_slab_start: "
+			   "super_cache_scan+0x0/0x163 ffff888000c31c30: nid: 0 objects to shrink 0 "
+			   "gfp_flags GFP_KERNEL cache items 14 delta 7 total_scan 7 priority 12";
+	snprintf(line, sizeof(line), "%s%s", slab, slab);
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line, strlen(line), &ev, &r),
+			 VMSA_LINE_EVENT | VMSA_LINE_SPLIT);
+	ck_assert_int_eq(ev.priority, 12);
+	ck_assert_uint_eq(vmsa_text_take_split(p), strlen(slab) + strlen("           "));
+	/* a marker glued before a line, and after one */
+	snprintf(line, sizeof(line), "CPU:0 [LOST 7 EVENTS]%s", end);
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line, strlen(line), &ev, &r),
+			 VMSA_LINE_LOST | VMSA_LINE_SPLIT);
+	ck_assert_uint_eq(ev.lost, 7);
+	ck_assert_str_eq(line + vmsa_text_take_split(p), strstr(end, "dd-100"));
+	snprintf(line, sizeof(line), "%s CPU:2 [LOST 3 EVENTS]", end);
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line, strlen(line), &ev, &r),
+			 VMSA_LINE_EVENT | VMSA_LINE_SPLIT);
+	ck_assert_uint_eq(ev.nr_reclaimed, 34);
+	ck_assert_str_eq(line + vmsa_text_take_split(p), "CPU:2 [LOST 3 EVENTS]");
+	/* a '\r' alone ending a line inside one */
+	snprintf(line, sizeof(line), "%s\r%s", end, begin);
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line, strlen(line), &ev, &r),
+			 VMSA_LINE_EVENT | VMSA_LINE_SPLIT);
+	ck_assert_str_eq(line + vmsa_text_take_split(p), strstr(begin, "cat-101"));
+	/* a whole line with a CRLF end is no join */
+	snprintf(line, sizeof(line), "%s\r", end);
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, line, strlen(line), &ev, &r), VMSA_LINE_EVENT);
+
+	/* 3.x mm_shrink_slab_start: no nid, no priority */
+	const char *old = "         kswapd0-27    [000] ....  1085.361434: mm_shrink_slab_start: "
+			  "prune_super+0x0/0x1a0 ffff88003d5b2800: objects to shrink 0 gfp_flags "
+			  "GFP_KERNEL pgs_scanned 32 lru_pgs 13446 cache items 1028 delta 4 total_scan 4";
+	ck_assert_int_eq(vmsa_text_parse_line(p, old, strlen(old), &ev, &r), EV);
+	ck_assert_int_eq(ev.type, VMSA_EV_SLAB_START);
+	ck_assert_int_eq(ev.nid, -1);
+	ck_assert_int_eq(ev.priority, -1);
+	const char *bare = "  a-1 [000] 1.0: mm_shrink_slab_start:";
+	ck_assert_int_eq(vmsa_text_parse_line(p, bare, strlen(bare), &ev, &r), REJ);
+	/* perf script: the event name without its ':' */
+	const char *perf = "              dd 13873 [011]   578.542919: "
+			   "vmscan:mm_vmscan_direct_reclaim_begin order=3 gfp_flags=GFP_KERNEL";
+	ck_assert_int_eq(vmsa_text_parse_line(p, perf, strlen(perf), &ev, &r), EV);
+	ck_assert_int_eq(ev.type, VMSA_EV_RECLAIM_BEGIN);
+	ck_assert_int_eq(ev.order, 3);
+	ck_assert_int_eq(ev.pid, 13873);
+	const char *perf_bare = "              dd 13873 [011]   578.542919: "
+				"vmscan:mm_vmscan_kswapd_sleep";
+	ck_assert_int_eq(vmsa_text_parse_line(p, perf_bare, strlen(perf_bare), &ev, &r), EV);
+	/* mm_shrink_count_*: an unknown vmscan event */
+	memset(&c, 0, sizeof(c));
+	const char *count = "  a-1 [000] 1.0: mm_shrink_count_start: shrinker=ffff8800 nid=0";
+	ck_assert_int_eq(vmsa_text_count_line(p, &c, count, strlen(count), &ev, &r),
+			 VMSA_LINE_IGNORED);
+	ck_assert_uint_eq(c.unknown_vmscan_events, 1);
+	vmsa_text_parser_free(p);
+}
+END_TEST
+
 Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -646,6 +747,7 @@ Suite *text_suite(void)
 	tcase_add_test(tc, test_nul_bytes_in_name);
 	tcase_add_test(tc, test_traits_follow_field_names);
 	tcase_add_test(tc, test_report_files);
+	tcase_add_test(tc, test_damaged_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
