@@ -24,8 +24,8 @@
 
 /* the sizes of each struct's first version (soname 1, VMSA_1) */
 #define VMSA_ABI_MIN_EVENT VMSA_END_OF(struct vmsa_event, instance_len)
-#define VMSA_ABI_MIN_SOURCE_COUNTS VMSA_END_OF(struct vmsa_source_counts, lines_filtered)
-#define VMSA_ABI_MIN_TRAITS VMSA_END_OF(struct vmsa_traits, stopped_before_end)
+#define VMSA_ABI_MIN_SOURCE_COUNTS VMSA_END_OF(struct vmsa_source_counts, unknown_vmscan_events)
+#define VMSA_ABI_MIN_TRAITS VMSA_END_OF(struct vmsa_traits, unwrap_on)
 #define VMSA_ABI_MIN_OPEN_OPTIONS VMSA_END_OF(struct vmsa_open_options, tracedat_reader)
 #define VMSA_ABI_MIN_LIVE_OPTIONS VMSA_END_OF(struct vmsa_live_options, buffer_kb)
 #define VMSA_ABI_MIN_STATS_OPTIONS VMSA_END_OF(struct vmsa_stats_options, latency_record_cb)
@@ -35,6 +35,24 @@
 #define VMSA_ABI_MIN_TOTALS VMSA_END_OF(struct vmsa_totals, lost_markers_without_count)
 #define VMSA_ABI_MIN_THRESHOLD VMSA_END_OF(struct vmsa_threshold, message)
 #define VMSA_ABI_MIN_COMPARE_COLUMN VMSA_END_OF(struct vmsa_compare_column, nruns)
+
+/* Each struct is of its first version: its first version ends at its last
+ * member (a member added later drops its struct's line here, and the size
+ * above stays) */
+#define VMSA_ABI_FIRST(type, min) \
+	_Static_assert(sizeof(type) - (min) < sizeof(void *), #type " ends past " #min)
+VMSA_ABI_FIRST(struct vmsa_event, VMSA_ABI_MIN_EVENT);
+VMSA_ABI_FIRST(struct vmsa_source_counts, VMSA_ABI_MIN_SOURCE_COUNTS);
+VMSA_ABI_FIRST(struct vmsa_traits, VMSA_ABI_MIN_TRAITS);
+VMSA_ABI_FIRST(struct vmsa_open_options, VMSA_ABI_MIN_OPEN_OPTIONS);
+VMSA_ABI_FIRST(struct vmsa_live_options, VMSA_ABI_MIN_LIVE_OPTIONS);
+VMSA_ABI_FIRST(struct vmsa_stats_options, VMSA_ABI_MIN_STATS_OPTIONS);
+VMSA_ABI_FIRST(struct vmsa_analyze_options, VMSA_ABI_MIN_ANALYZE_OPTIONS);
+VMSA_ABI_FIRST(struct vmsa_analyze_result, VMSA_ABI_MIN_ANALYZE_RESULT);
+VMSA_ABI_FIRST(struct vmsa_report_options, VMSA_ABI_MIN_REPORT_OPTIONS);
+VMSA_ABI_FIRST(struct vmsa_totals, VMSA_ABI_MIN_TOTALS);
+VMSA_ABI_FIRST(struct vmsa_threshold, VMSA_ABI_MIN_THRESHOLD);
+VMSA_ABI_FIRST(struct vmsa_compare_column, VMSA_ABI_MIN_COMPARE_COLUMN);
 
 /* *dst (@ours bytes) from the caller's @theirs bytes at @src, as above */
 static inline int vmsa_abi_in(void *dst, size_t ours, const void *src, size_t theirs, size_t min)
