@@ -287,6 +287,7 @@ def plan_run(d):
     r["guest calibration (s)"] = meta.get("guest_calibration_seconds")
     la = meta.get("host_loadavg_before")
     r["host load, 1 min, before"] = float(la.split()[0]) if la else None
+    r["host seconds"] = meta.get("host_seconds")
     return r
 
 
@@ -365,6 +366,7 @@ def plan_report(batch):
     left = sum(len(planned[g]) - len(data[g]) - failed[g] for g in planned)
     if left:
         print("\n%d planned runs neither done nor failed: no tests before the batch is complete" % left)
+        provenance(planned, data)
         return
     print("\nRuns of a group: the medians; HL: Hodges-Lehmann shift, second minus first,")
     print("with its distribution-free 95% CI (Moses); U p: exact Mann-Whitney, two-sided;")
@@ -436,14 +438,18 @@ def plan_report(batch):
         print("\nSecondary rows of %s: %s/%s %s -> %s" % (claim, fam, sc, a, b))
         for key in SECONDARY:
             row(key, [r.get(key) for r in data[(fam, sc, a)]], [r.get(key) for r in data[(fam, sc, b)]])
-    print("\n== Provenance: host load (1 min, before each run) and the guest's calibration loop (s) ==")
+    provenance(planned, data)
+
+
+def provenance(planned, data):
+    print("\nProvenance, ranges over each group's runs: the host's 1-minute load before")
+    print("the run, the guest's calibration loop (s), QEMU's wall time on the host (s)")
     for g in sorted(planned):
-        la = [r.get("host load, 1 min, before") for r in data[g]]
-        ca = [r.get("guest calibration (s)") for r in data[g]]
-        la, ca = [v for v in la if v is not None], [v for v in ca if v is not None]
-        print("  %-40s load %s  calibration %s" % (
-            "/".join(g), "%.2f-%.2f" % (min(la), max(la)) if la else "-",
-            "%.2f-%.2f" % (min(ca), max(ca)) if ca else "-"))
+        cols = []
+        for key in ("host load, 1 min, before", "guest calibration (s)", "host seconds"):
+            v = [r.get(key) for r in data[g] if r.get(key) is not None]
+            cols.append("%s-%s" % (fnum(min(v)), fnum(max(v))) if v else "-")
+        print("  %-40s load %-12s calibration %-12s host %s" % ("/".join(g), cols[0], cols[1], cols[2]))
 
 
 def main(argv):
