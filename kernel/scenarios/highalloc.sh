@@ -6,9 +6,13 @@
 # direct reclaim and compaction at orders 4 and 9; highalloc.out says what
 # was asked, what was got and how long it took.  Sourced by /init (busybox sh).
 ulimit -n 8192
-dd if=/dev/zero of=/data/cache bs=1M count=60 2>/dev/null
+dd if=/dev/zero of=/data/cache bs=1M count=60 2>/dev/null &
+DD=$!
+workload_task $DD dd
+wait $DD
 /bin/highalloc 120 3000 32 > /trace/highalloc.out 2>&1 &
 HA=$!
+workload_task $HA highalloc
 workload_running
 wait $HA
 rm -f /data/cache

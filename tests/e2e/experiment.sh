@@ -6,6 +6,8 @@
 #    (fixtures/FAMILY/SCENARIO/<setting>/runs/), one table for each family
 #    and scenario that has runs; a family and scenario with runs but no
 #    committed table fails
+#  - docs/experiment-batchN.txt: batch N of docs/experiment-plan.md
+#    (fixtures/batchN/), once it has runs
 # docs/experiment.md shows each table in the ``` block that follows the
 # line "<!-- table: docs/NAME.txt -->"; a table missing there fails too.
 # usage: experiment.sh TOOL SOURCE_DIR
@@ -42,6 +44,17 @@ for fam in 6.1 6.1-mglru 6.12 6.12-mglru; do
 		(cd "$src" && scripts/experiment-table.sh --runs "$fam" "$sc" "$tool") > "$tmp/runs"
 		same "docs/experiment-runs-$fam-$sc.txt" "$tmp/runs"
 	done
+done
+# the batches of docs/experiment-plan.md: each batch with runs has its table,
+# docs/experiment-batchN.txt (scripts/experiment-stats.py --plan N: runs
+# planned, done and failed, then the planned tests once the batch is done)
+for order in "$src"/docs/experiment-plan/batch*.order; do
+	[ -f "$order" ] || continue
+	b=${order##*/batch}; b=${b%.order}
+	[ -d "$src/fixtures/batch$b" ] || continue
+	(cd "$src" && python3 scripts/experiment-stats.py --plan "$b") > "$tmp/batch" ||
+		{ echo "FAIL experiment-stats.py --plan $b"; fail=$((fail + 1)); continue; }
+	same "docs/experiment-batch$b.txt" "$tmp/batch"
 done
 # the numbers docs/experiment.md's claims quote from scripts/experiment-stats.py
 # (a few of them: the script runs, and its tests give what the text says)
