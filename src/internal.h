@@ -504,6 +504,10 @@ const struct json_object *vmsa_doc_json(const struct vmsa_doc *d);
 /* The document's rows put in its tree, as a write or merge of trees needs
  * them (tests: a merge of trees against a merge of rows read from files) */
 int vmsa_doc_rows_as_tree(struct vmsa_doc *d);
+/* A count at a dotted path as the integer it is (vmsa_doc_number() gives a
+ * double, which is not exact past 2^53): 0, or VMSA_E_INVAL when it is
+ * absent, null or not an integer. */
+int vmsa_doc_u64(const struct vmsa_doc *d, const char *path, uint64_t *u);
 /* fn on each task row of d ("processes", or "kswapd"), in the document's order,
  * up to the first that returns non-zero (returned); a document of
  * vmsa_doc_from_summary_ref() makes each row for the call alone.  (Its tree,

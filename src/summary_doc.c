@@ -1220,7 +1220,8 @@ int vmsa_doc_merge(struct vmsa_doc *dst, struct vmsa_doc *src)
 /* ---- paths and checks -------------------------------------------------- */
 
 /* "totals.direct.writes.file_async": 0 with *v set, 1 null, <0 missing */
-int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v)
+/* The value at a dotted path: 0 and *out (NULL for null), or VMSA_E_INVAL. */
+static int at_path(const struct vmsa_doc *d, const char *path, jo **out)
 {
 	jo *o = d->root;
 	char key[128];
@@ -1237,12 +1238,33 @@ int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v)
 			return VMSA_E_INVAL;
 		p += n + (dot ? 1 : 0);
 	}
+	*out = o;
+	return 0;
+}
+
+int vmsa_doc_number(const struct vmsa_doc *d, const char *path, double *v)
+{
+	jo *o;
+	int err = at_path(d, path, &o);
+	if (err)
+		return err;
 	if (!o)
 		return 1;
 	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
 		return VMSA_E_INVAL;
 	*v = json_object_get_double(o);
 	return 0;
+}
+
+int vmsa_doc_u64(const struct vmsa_doc *d, const char *path, uint64_t *u)
+{
+	jo *o;
+	if (at_path(d, path, &o) || !o || !json_object_is_type(o, json_type_int))
+		return VMSA_E_INVAL;
+	/* (a validated summary's counts are 0 .. 2^64 - 1) */
+	errno = 0;
+	*u = json_object_get_uint64(o);
+	return errno ? VMSA_E_INVAL : 0;
 }
 
 int vmsa_doc_has_note(const struct vmsa_doc *d, const char *key)

@@ -107,6 +107,22 @@ static bool row_hidden(const struct vmsa_compare_row *row, const struct vmsa_doc
 	return true;
 }
 
+/* A count row's cell as the exact integer it is (a double is not, past
+ * 2^53: 2^64 - 1 printed as 18446744073709551616): true and *u when every
+ * field it adds up is an integer and the sum fits. */
+static bool exact_count(const struct vmsa_doc *d, const struct vmsa_compare_row *r, uint64_t *u)
+{
+	if (r->fmt != VMSA_FMT_COUNT)
+		return false;
+	*u = 0;
+	for (int i = 0; i < VMSA_COMPARE_PATHS && r->num[i]; i++) {
+		uint64_t x;
+		if (vmsa_doc_u64(d, r->num[i], &x) || __builtin_add_overflow(*u, x, u))
+			return false;
+	}
+	return true;
+}
+
 /* "?": a field is absent from this input; "unknown": the trace cannot tell
  * (null); "-": not applicable, or a ratio of nothing */
 static void fmt(char *buf, size_t n, enum vmsa_format k, double v, bool absent, bool unknown)
@@ -233,7 +249,11 @@ int vmsa_report_compare(FILE *f, const struct vmsa_doc *const *docs, const char 
 			char b[64], *cell = cells + (r * (size_t)n + (size_t)i) * CELL;
 			bool absent, unknown;
 			double v = value(docs[i], row, &absent, &unknown, &m, i);
-			fmt(b, sizeof(b), row->fmt, v, absent, unknown);
+			uint64_t u;
+			if (!absent && !isnan(v) && exact_count(docs[i], row, &u))
+				snprintf(b, sizeof(b), "%" PRIu64, u);
+			else
+				fmt(b, sizeof(b), row->fmt, v, absent, unknown);
 			bool change = relative && i > 0 && row->change && !isnan(v) && !isnan(base);
 			if (change && base != 0)
 				snprintf(cell, CELL, "%s(%+.0f%%)", b, 100.0 * (v - base) / base);

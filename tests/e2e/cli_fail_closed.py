@@ -450,6 +450,14 @@ def test_summaries_validated(names, summary):
             o = o.get(k, "absent") if isinstance(o, dict) else "absent"
         check("%s = %s: merged as it is" % (path, json.dumps(value)),
               r.returncode == 0 and o == value, (r.returncode, r.stderr, o))
+    # compare prints such a count as the integer it is (a double's %.0f
+    # printed 2^64 - 1 as 18446744073709551616)
+    t = tampered(summary, d, "max.json", "totals.direct.reclaims", 2 ** 64 - 1)
+    r = run(["compare", summary, t])
+    row = [l for l in r.stdout.decode().splitlines() if l.startswith("Direct reclaims ")]
+    check("compare: a count of 2^64 - 1 printed as 18446744073709551615",
+          r.returncode == 0 and len(row) == 1 and row[0].split()[-1] == str(2 ** 64 - 1) and
+          row[0].split()[-2] == "3", (r.returncode, r.stderr, row))
     # a UTF-8 byte order mark (an editor's) is skipped
     bom = os.path.join(d, "bom.json")
     with open(bom, "wb") as f:
