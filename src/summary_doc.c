@@ -1475,7 +1475,7 @@ static int operand_value(const struct vmsa_doc *d, const struct operand *o, doub
 	*v = o->factor;
 	if (!o->path[0])
 		return 0;
-	double x, count;
+	double x = 0, count; /* (x: GCC -O3 sees no set through vmsa_doc_number()) */
 	int r = vmsa_doc_number(d, o->path, &x);
 	size_t pl = strlen(o->path);
 	const struct nothing_hist *h = hist_of(o->path);
